@@ -1,0 +1,116 @@
+// What a day's times become where the sun does not reach the method's angles (high latitudes) or does not
+// rise or set at all (inside the polar circles), and which names are then listed in `estimated`.
+//
+// - Fajr/isha angle never reached: adhan's recommended night-portion rule (middle of the night up to 48°,
+//   a seventh of the night above), or Diyanet's own rule for `diyanet` (the twilight lasts as long as it
+//   does at latitude 45° on the same day and longitude).
+// - No sunrise or sunset: every event that does not exist that day is taken from the nearest latitude (same
+//   longitude and day, in steps of half a degree towards the equator) whose day has all the events in order.
+//   adhan's own AqrabBalad stops at the latitude where the sun barely rises, where its asr falls after
+//   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
+import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
+import type { CalendarDate } from './calendarDate.js';
+import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
+
+/** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
+const MAX_DECLINATION = 24.5;
+const LATITUDE_STEP = 0.5;
+const DIYANET_REFERENCE_LATITUDE = 45;
+
+export interface ResolvedSolarDay {
+  events: SolarEvents;
+  /** Events that did not exist and were estimated. */
+  estimated: ReadonlySet<SolarEventName>;
+}
+
+export interface ResolutionInput {
+  latitude: number;
+  longitude: number;
+  date: CalendarDate;
+  options: Omit<SolarDayOptions, 'highLatitudeRule' | 'polarResolution' | 'pureAngles'>;
+  /** Replaces adhan's recommended rule (the adhan fixtures name theirs); not used by the API. */
+  highLatitudeRule?: HighLatitudeRuleName;
+}
+
+/** Could the sun fail to reach `angle` degrees below the horizon on some night at this latitude? */
+export function angleMayBeUnreached(latitude: number, angle: number): boolean {
+  return Math.abs(latitude) + MAX_DECLINATION > 90 - angle;
+}
+
+export function recommendedRule(latitude: number): HighLatitudeRuleName {
+  return latitude > 48 ? HighLatitudeRule.SeventhOfTheNight : HighLatitudeRule.MiddleOfTheNight;
+}
+
+const finite = Number.isFinite;
+
+export type SolarEventName = keyof SolarEvents;
+const EVENT_NAMES: readonly SolarEventName[] = ['fajr', 'sunrise', 'dhuhr', 'asr', 'sunset', 'maghrib', 'isha'];
+
+export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
+  const { latitude, longitude, date, options } = input;
+  const { method } = options;
+  const rule = input.highLatitudeRule ?? recommendedRule(latitude);
+  const at = (lat: number, polarResolution: SolarDayOptions['polarResolution'], pureAngles = false): SolarEvents =>
+    solarEvents(lat, longitude, date, { ...options, highLatitudeRule: rule, polarResolution, pureAngles });
+
+  const events = at(latitude, PolarCircleResolution.Unresolved);
+  const estimated = new Set<SolarEventName>();
+
+  const angledIsha = options.ishaInterval === 0;
+  const checkFajr = angleMayBeUnreached(latitude, method.fajrAngle);
+  const checkIsha = angledIsha && angleMayBeUnreached(latitude, method.ishaAngle ?? 0);
+  if (checkFajr || checkIsha) {
+    const pure = at(latitude, PolarCircleResolution.Unresolved, true);
+    const fajrUnreached = checkFajr && !finite(pure.fajr);
+    const ishaUnreached = checkIsha && !finite(pure.isha);
+    if (fajrUnreached) estimated.add('fajr');
+    if (ishaUnreached) estimated.add('isha');
+    if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {
+      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, {
+        ...options,
+        highLatitudeRule: rule,
+        polarResolution: PolarCircleResolution.Unresolved,
+        pureAngles: true,
+      });
+      if (fajrUnreached) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
+      if (ishaUnreached) events.isha = events.sunset + (reference.isha - reference.sunset);
+    }
+  }
+
+  // Without sunrise or sunset adhan's shadow formula still returns an "asr" (in polar night, when the sun
+  // sinks a little further below the horizon); there is no shadow to measure, so asr is resolved too.
+  if (!finite(events.sunrise) || !finite(events.sunset)) events.asr = NaN;
+  if (EVENT_NAMES.some((n) => !finite(events[n]))) {
+    resolvePolarDay(events, estimated, nearestCompleteDay(latitude, (lat) => at(lat, PolarCircleResolution.Unresolved)));
+  }
+  return { events, estimated };
+}
+
+const inOrder = (e: SolarEvents): boolean => {
+  const order = [e.fajr, e.sunrise, e.dhuhr, e.asr, e.maghrib, e.isha];
+  return order.every((t, i) => i === 0 || t >= order[i - 1]);
+};
+
+const isComplete = (e: SolarEvents): boolean => EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e);
+
+function nearestCompleteDay(latitude: number, at: (lat: number) => SolarEvents): SolarEvents {
+  const sign = latitude < 0 ? -1 : 1;
+  for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
+    const candidate = at(sign * lat);
+    if (isComplete(candidate)) return candidate;
+  }
+  throw new Error(`no latitude below ${latitude} has a complete day`);
+}
+
+/** Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole. */
+function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents): void {
+  const replaceAll = !inOrder(Object.fromEntries(
+    EVENT_NAMES.map((n) => [n, finite(events[n]) ? events[n] : resolved[n]]),
+  ) as unknown as SolarEvents);
+  for (const n of EVENT_NAMES) {
+    if (replaceAll || !finite(events[n])) {
+      events[n] = resolved[n];
+      estimated.add(n);
+    }
+  }
+}

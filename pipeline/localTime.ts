@@ -1,0 +1,67 @@
+// Instants (UTC milliseconds) seen on a place's wall clock: offsets, `HH:mm`, ISO minutes and local dates.
+import { IANAZone } from 'luxon';
+import { fromEpochDay, type CalendarDate } from './calendarDate.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const zones = new Map<string, IANAZone>();
+
+function zone(name: string): IANAZone {
+  let z = zones.get(name);
+  if (!z) {
+    z = IANAZone.create(name);
+    zones.set(name, z);
+  }
+  return z;
+}
+
+const canonicalNames = new Map<string, string>();
+
+/**
+ * The runtime's canonical spelling of an IANA zone name (`europe/berlin` → `Europe/Berlin`),
+ * or undefined when the runtime does not know it. Offsets like `+03:00` are not IANA names.
+ */
+export function canonicalZoneName(name: string): string | undefined {
+  const known = canonicalNames.get(name);
+  if (known) return known;
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return undefined;
+  try {
+    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    // Only valid names are remembered, so the cache stays as small as the zone database.
+    canonicalNames.set(name, canonical);
+    return canonical;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Offset from UTC in minutes of `zoneName` at the instant `ms`. */
+export function offsetMinutes(zoneName: string, ms: number): number {
+  return zone(zoneName).offset(ms);
+}
+
+const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
+
+/** `HH:mm` on the wall clock of a place whose offset at that instant is `offset` minutes. */
+export function clockTime(ms: number, offset: number): string {
+  const minuteOfDay = (((Math.floor(ms / MINUTE_MS) + offset) % 1440) + 1440) % 1440;
+  return pad2(Math.floor(minuteOfDay / 60)) + ':' + pad2(minuteOfDay % 60);
+}
+
+/** `YYYY-MM-DDTHH:mm:ssZ`, whole seconds. */
+export function isoInstant(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The calendar date on the place's wall clock at the instant `ms`. */
+export function localDate(ms: number, zoneName: string): CalendarDate {
+  const local = ms + offsetMinutes(zoneName, ms) * MINUTE_MS;
+  return fromEpochDay(Math.floor(local / DAY_MS));
+}
+
+/** UTC milliseconds of local noon on `date` in the zone (noon exists on every DST change day). */
+export function localNoon(date: CalendarDate, zoneName: string): number {
+  const utcNoon = Date.UTC(date.year, date.month - 1, date.day, 12);
+  return utcNoon - offsetMinutes(zoneName, utcNoon) * MINUTE_MS;
+}

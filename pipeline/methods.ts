@@ -1,0 +1,130 @@
+// The calculation methods of the contract (shared/spec/contract.md, "Calculation"), one row each.
+// Angles are degrees below the horizon. Intervals are minutes: maghrib after sunset, isha after maghrib.
+// `adjustments` are the method's fixed offsets in minutes, applied to the astronomical times before rounding.
+
+export const PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
+export type Prayer = (typeof PRAYERS)[number];
+
+/** The seven names of a `times` object, in the order the contract lists them (also the order of `estimated`). */
+export const TIME_NAMES = ['imsak', 'fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
+export type TimeName = (typeof TIME_NAMES)[number];
+
+export const MADHABS = ['shafi', 'hanafi'] as const;
+export type Madhab = (typeof MADHABS)[number];
+
+export type Adjustments = Partial<Record<Prayer, number>>;
+
+export interface MethodDefinition {
+  id: string;
+  name: string;
+  fajrAngle: number;
+  /** Isha by angle… */
+  ishaAngle?: number;
+  /** …or by minutes after maghrib. */
+  ishaInterval?: number;
+  /** Isha interval in Ramadan (Umm al-Qura: 120 instead of 90). */
+  ishaIntervalInRamadan?: number;
+  /** Maghrib by angle (Tehran, Jafari)… */
+  maghribAngle?: number;
+  /** …or by minutes after sunset (Jordan, Portugal). */
+  maghribInterval?: number;
+  adjustments: Adjustments;
+  /** Diyanet's İmsak is its fajr; everywhere else imsak is fajr − 10 min. */
+  imsakIsFajr?: boolean;
+  /** Tehran and Jafari count the night from sunset, not from maghrib. */
+  nightFromSunset?: boolean;
+  /** Moonsighting Committee's seasonal twilight, as adhan implements it. */
+  moonsighting?: boolean;
+  /** Which rule estimates fajr and isha where the sun never reaches the angle. */
+  highLatitudeRule: 'adhanRecommended' | 'diyanet';
+}
+
+const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule'> & Partial<MethodDefinition>): MethodDefinition => ({
+  adjustments: {},
+  highLatitudeRule: 'adhanRecommended',
+  ...m,
+});
+
+export const METHODS: readonly MethodDefinition[] = [
+  method({
+    id: 'diyanet',
+    name: 'Diyanet İşleri Başkanlığı, Türkiye',
+    fajrAngle: 18,
+    ishaAngle: 17,
+    adjustments: { sunrise: -7, dhuhr: 5, asr: 4, maghrib: 7 },
+    imsakIsFajr: true,
+    highLatitudeRule: 'diyanet',
+  }),
+  method({ id: 'muslimWorldLeague', name: 'Muslim World League', fajrAngle: 18, ishaAngle: 17 }),
+  method({ id: 'isna', name: 'Islamic Society of North America', fajrAngle: 15, ishaAngle: 15 }),
+  method({ id: 'egyptian', name: 'Egyptian General Authority of Survey', fajrAngle: 19.5, ishaAngle: 17.5 }),
+  method({
+    id: 'ummAlQura',
+    name: 'Umm al-Qura University, Makkah',
+    fajrAngle: 18.5,
+    ishaInterval: 90,
+    ishaIntervalInRamadan: 120,
+  }),
+  method({ id: 'karachi', name: 'University of Islamic Sciences, Karachi', fajrAngle: 18, ishaAngle: 18 }),
+  method({
+    id: 'tehran',
+    name: 'Institute of Geophysics, University of Tehran',
+    fajrAngle: 17.7,
+    ishaAngle: 14,
+    maghribAngle: 4.5,
+    nightFromSunset: true,
+  }),
+  method({
+    id: 'jafari',
+    name: 'Shia Ithna Ashari, Leva Institute, Qum',
+    fajrAngle: 16,
+    ishaAngle: 14,
+    maghribAngle: 4,
+    nightFromSunset: true,
+  }),
+  method({ id: 'gulf', name: 'Gulf Region', fajrAngle: 19.5, ishaInterval: 90 }),
+  method({ id: 'kuwait', name: 'Kuwait', fajrAngle: 18, ishaAngle: 17.5 }),
+  method({ id: 'qatar', name: 'Qatar', fajrAngle: 18, ishaInterval: 90 }),
+  method({
+    id: 'dubai',
+    name: 'Dubai',
+    fajrAngle: 18.2,
+    ishaAngle: 18.2,
+    adjustments: { sunrise: -3, dhuhr: 3, asr: 3, maghrib: 3 },
+  }),
+  method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
+  method({ id: 'jakim', name: 'Jabatan Kemajuan Islam Malaysia', fajrAngle: 20, ishaAngle: 18 }),
+  method({ id: 'kemenag', name: 'Kementerian Agama Republik Indonesia', fajrAngle: 20, ishaAngle: 18 }),
+  method({ id: 'uoif', name: 'Union des Organisations Islamiques de France', fajrAngle: 12, ishaAngle: 12 }),
+  method({ id: 'russia', name: 'Spiritual Administration of Muslims of Russia', fajrAngle: 16, ishaAngle: 15 }),
+  method({
+    id: 'moonsighting',
+    name: 'Moonsighting Committee Worldwide',
+    fajrAngle: 18,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 5, maghrib: 3 },
+    moonsighting: true,
+  }),
+  method({ id: 'morocco', name: 'Morocco', fajrAngle: 19, ishaAngle: 17, adjustments: { dhuhr: 5, maghrib: 5 } }),
+  method({ id: 'algeria', name: 'Algeria', fajrAngle: 18, ishaAngle: 17 }),
+  method({ id: 'tunisia', name: 'Tunisia', fajrAngle: 18, ishaAngle: 18 }),
+  method({ id: 'jordan', name: 'Ministry of Awqaf, Jordan', fajrAngle: 18, ishaAngle: 18, maghribInterval: 5 }),
+  method({
+    id: 'portugal',
+    name: 'Comunidade Islâmica de Lisboa',
+    fajrAngle: 18,
+    ishaInterval: 77,
+    maghribInterval: 3,
+    adjustments: { dhuhr: 5 },
+  }),
+];
+
+export const METHOD_IDS: readonly string[] = METHODS.map((m) => m.id);
+
+const methodsById = new Map(METHODS.map((m) => [m.id, m]));
+
+export function methodById(id: string): MethodDefinition {
+  const found = methodsById.get(id);
+  if (!found) throw new Error(`unknown method ${id}`);
+  return found;
+}

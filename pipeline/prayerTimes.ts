@@ -1,0 +1,129 @@
+// Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
+// server's live path use, so that a stored timetable and a live answer cannot differ.
+import { addDays, type CalendarDate } from './calendarDate.js';
+import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
+import { hijriDate, RAMADAN } from './hijri.js';
+import { localNoon, offsetMinutes } from './localTime.js';
+import type { Madhab, MethodDefinition, TimeName } from './methods.js';
+import { TIME_NAMES } from './methods.js';
+import type { HighLatitudeRuleName } from './solarDay.js';
+
+export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
+export type ExtraName = (typeof EXTRA_NAMES)[number];
+
+export interface TimetableQuery {
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+  method: MethodDefinition;
+  madhab: Madhab;
+  /** Only the adhan fixtures set this: they name the rule they were made with. */
+  highLatitudeRule?: HighLatitudeRuleName;
+}
+
+export interface DayTimes {
+  date: CalendarDate;
+  /** UTC milliseconds of each time, on a whole minute. */
+  times: Record<TimeName, number>;
+  /** Names of `times` that were estimated, in TIME_NAMES order. */
+  estimated: TimeName[];
+  /** UTC milliseconds, on a whole minute; an extra whose base event does not exist is absent. */
+  extras: Partial<Record<ExtraName, number>>;
+}
+
+const MINUTE_MS = 60_000;
+const roundToMinute = (ms: number): number => Math.round(ms / MINUTE_MS) * MINUTE_MS;
+
+/**
+ * adhan computes the solar day of a UTC date. Where the zone is far from the longitude's solar time
+ * (Kiribati's +14 at 157° W), local noon of `date` belongs to the solar day of the UTC date before or after.
+ */
+export function solarDateFor(date: CalendarDate, longitude: number, timeZone: string): CalendarDate {
+  const offsetHours = offsetMinutes(timeZone, localNoon(date, timeZone)) / 60;
+  const transitLocalHour = 12 - longitude / 15 + offsetHours;
+  return addDays(date, -Math.floor(transitLocalHour / 24));
+}
+
+function solarDay(q: TimetableQuery, date: CalendarDate): ResolvedSolarDay {
+  const { method } = q;
+  let ishaInterval = method.ishaInterval ?? 0;
+  if (method.ishaIntervalInRamadan !== undefined && hijriDate(date).month === RAMADAN) {
+    ishaInterval = method.ishaIntervalInRamadan;
+  }
+  return resolveSolarDay({
+    latitude: q.latitude,
+    longitude: q.longitude,
+    date: solarDateFor(date, q.longitude, q.timeZone),
+    options: { method, madhab: q.madhab, ishaInterval },
+    highLatitudeRule: q.highLatitudeRule,
+  });
+}
+
+/** Which estimated solar event makes each of the seven times estimated. */
+const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
+  imsak: 'fajr',
+  fajr: 'fajr',
+  sunrise: 'sunrise',
+  dhuhr: 'dhuhr',
+  asr: 'asr',
+  maghrib: 'maghrib',
+  isha: 'isha',
+};
+
+function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): DayTimes {
+  const e = today.events;
+  const adj = q.method.adjustments;
+  const at = (t: number, minutes = 0): number => roundToMinute(t + minutes * MINUTE_MS);
+  const fajr = at(e.fajr, adj.fajr);
+  const times: Record<TimeName, number> = {
+    imsak: q.method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
+    fajr,
+    sunrise: at(e.sunrise, adj.sunrise),
+    dhuhr: at(e.dhuhr, adj.dhuhr),
+    asr: at(e.asr, adj.asr),
+    maghrib: at(e.maghrib, adj.maghrib),
+    isha: at(e.isha, adj.isha),
+  };
+  const estimated = TIME_NAMES.filter((n) => today.estimated.has(SOURCE_EVENT[n]));
+  return { date, times, estimated, extras: tomorrow ? extras(q, today, tomorrow) : {} };
+}
+
+/** Extras come from the astronomical events, without the method's fixed adjustments. */
+function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSolarDay): DayTimes['extras'] {
+  const e = today.events;
+  const real = (n: SolarEventName): boolean => !today.estimated.has(n);
+  const out: DayTimes['extras'] = {};
+  if (real('sunrise')) out.ishraq = roundToMinute(e.sunrise + 15 * MINUTE_MS);
+  if (real('dhuhr')) out.zawalStart = roundToMinute(e.dhuhr - 5 * MINUTE_MS);
+  if (real('sunset')) out.isfirar = roundToMinute(e.sunset - 20 * MINUTE_MS);
+  const nightStartEvent: SolarEventName = q.method.nightFromSunset ? 'sunset' : 'maghrib';
+  if (real(nightStartEvent) && !tomorrow.estimated.has('fajr')) {
+    const start = e[nightStartEvent];
+    const night = tomorrow.events.fajr - start;
+    out.midnight = roundToMinute(start + night / 2);
+    out.lastThirdStart = roundToMinute(start + (night * 2) / 3);
+  }
+  return out;
+}
+
+/**
+ * Times for `count` consecutive local days from `first`. With `withExtras`, each day also gets the extras,
+ * which need the next day's fajr.
+ */
+export function computeTimetable(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DayTimes[] {
+  const days: DayTimes[] = [];
+  let date = first;
+  let today = solarDay(q, date);
+  for (let i = 0; i < count; i++) {
+    const nextDate = addDays(date, 1);
+    const tomorrow = withExtras || i + 1 < count ? solarDay(q, nextDate) : undefined;
+    days.push(dayTimes(q, date, today, withExtras ? tomorrow : undefined));
+    if (tomorrow) today = tomorrow;
+    date = nextDate;
+  }
+  return days;
+}
+
+export function computeDay(q: TimetableQuery, date: CalendarDate, withExtras = true): DayTimes {
+  return computeTimetable(q, date, 1, withExtras)[0];
+}

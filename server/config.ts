@@ -1,0 +1,31 @@
+// Configuration from the environment (contract, "Operator interface"); the CLI reads the same variables.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset when PUBLIC_BASE_URL is not given: the server then uses http://localhost:<bound port>. */
+  publicBaseUrl: string | undefined;
+  plansFile: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, not ${env.PORT}`);
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${env.LOG_LEVEL}`);
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
+    plansFile: env.PLANS_FILE || undefined,
+    logLevel: logLevel as Config['logLevel'],
+  };
+}

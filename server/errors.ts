@@ -1,0 +1,50 @@
+// The contract's errors: raised where the problem is found as ApiError, rendered in one place (errorBody).
+
+export const ERROR_STATUS = {
+  missing_parameter: 400,
+  invalid_parameter: 400,
+  unknown_parameter: 400,
+  conflicting_parameters: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  api_key_revoked: 403,
+  city_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limit_exceeded: 429,
+  quota_exceeded: 429,
+  service_unavailable: 503,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers (Allow, Retry-After). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export interface ErrorLinks {
+  publicBaseUrl: string;
+}
+
+const AUTH_CODES: ReadonlySet<ErrorCode> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked']);
+
+export function errorObject(code: ErrorCode, message: string, links: ErrorLinks) {
+  const docs = AUTH_CODES.has(code)
+    ? `${links.publicBaseUrl}/docs/authentication`
+    : `${links.publicBaseUrl}/docs/errors#${code}`;
+  return { code, message, docs, pricing: `${links.publicBaseUrl}/pricing` };
+}
+
+export function errorBody(code: ErrorCode, message: string, links: ErrorLinks): string {
+  return JSON.stringify({ error: errorObject(code, message, links) });
+}

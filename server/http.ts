@@ -1,0 +1,154 @@
+// The HTTP edge: one uWebSockets.js handler that routes by path, renders every reply (errors included) in one
+// place, and writes one log line per request.
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { ApiError, errorBody, type ErrorCode, type ErrorLinks } from './errors.js';
+import { enabled, log } from './log.js';
+import { openApiDocument } from './openapi.js';
+import { parseQuery, validateParams } from './params.js';
+import { ROUTES_BY_PATH, type Route } from './routes.js';
+import { uWS } from './uws.js';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const HEALTH_PATH = '/healthz';
+
+const STATUS_LINES: Readonly<Record<number, string>> = {
+  200: '200 OK',
+  204: '204 No Content',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const EXPOSED_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'Retry-After',
+  'X-Request-Id',
+].join(', ');
+
+/** Headers on every response: constant, so built once. */
+const COMMON_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
+];
+const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Access-Control-Allow-Methods', 'GET, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Authorization, X-API-Key'],
+  ['Access-Control-Max-Age', '86400'],
+];
+
+interface Reply {
+  status: number;
+  body: string;
+  headers?: Readonly<Record<string, string>>;
+  /** The error code, for the log line. */
+  code?: ErrorCode;
+}
+
+export interface ServerState {
+  /** False while starting and once shutting down: API requests get 503. */
+  serving: boolean;
+  /** The body of GET /healthz. */
+  health(): object;
+}
+
+export interface HttpOptions extends ErrorLinks {
+  state: ServerState;
+  /** The server's clock; tests leave it alone, it exists so the clock is read in one place. */
+  now?: () => number;
+}
+
+let requestCounter = 0;
+const bootId = Date.now().toString(36);
+
+export function createApp(options: HttpOptions): TemplatedApp {
+  const now = options.now ?? Date.now;
+  let openApi: { base: string; body: string } | undefined;
+  const openApiBody = (): string => {
+    if (openApi?.base !== options.publicBaseUrl) {
+      openApi = { base: options.publicBaseUrl, body: JSON.stringify(openApiDocument(options.publicBaseUrl)) };
+    }
+    return openApi.body;
+  };
+  const errorReply = (code: ErrorCode, message: string, headers?: Record<string, string>): Reply => {
+    const status = new ApiError(code, message).status;
+    return { status, body: errorBody(code, message, options), headers, code };
+  };
+
+  function apiRequest(route: Route, rawQuery: string): Reply {
+    if (!options.state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
+    // Keys and quotas are checked here, before the parameters (contract: order of checks).
+    const params = validateParams(route.params, parseQuery(rawQuery));
+    return { status: 200, body: JSON.stringify(route.handle(params, { now: now() })) };
+  }
+
+  function dispatch(method: string, url: string, rawQuery: string): Reply {
+    if (url === HEALTH_PATH) {
+      if (method !== 'get') return errorReply('method_not_allowed', 'Use GET.', { Allow: 'GET' });
+      return { status: 200, body: JSON.stringify(options.state.health()) };
+    }
+    const route = ROUTES_BY_PATH.get(url);
+    if (!route && url !== OPENAPI_PATH) {
+      return errorReply('not_found', `There is no ${url}; the API lives under /api/v1 (see ${OPENAPI_PATH}).`);
+    }
+    if (method === 'options') return { status: 204, body: '', headers: Object.fromEntries(PREFLIGHT_HEADERS) };
+    if (method !== 'get') {
+      return errorReply('method_not_allowed', `${method.toUpperCase()} is not allowed here; use GET.`, { Allow: 'GET, OPTIONS' });
+    }
+    if (!route) return { status: 200, body: openApiBody() };
+    return apiRequest(route, rawQuery);
+  }
+
+  function write(res: HttpResponse, reply: Reply, requestId: string): void {
+    res.cork(() => {
+      res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
+      if (reply.status !== 204) res.writeHeader('Content-Type', JSON_TYPE);
+      for (const [name, value] of COMMON_HEADERS) res.writeHeader(name, value);
+      res.writeHeader('X-Request-Id', requestId);
+      if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]);
+      res.end(reply.body);
+    });
+  }
+
+  function handle(res: HttpResponse, req: HttpRequest): void {
+    const started = performance.now();
+    const method = req.getMethod();
+    const url = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const requestId = `${bootId}-${(++requestCounter).toString(36)}`;
+    let reply: Reply;
+    try {
+      reply = dispatch(method, url, rawQuery);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        reply = errorReply(error.code, error.message, { ...error.headers });
+      } else {
+        log('error', 'internal_error', { requestId, method, path: url, error: String((error as Error)?.stack ?? error) });
+        reply = errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`);
+      }
+    }
+    write(res, reply, requestId);
+    if (enabled('info')) {
+      log('info', 'request', {
+        requestId,
+        method: method.toUpperCase(),
+        path: url,
+        status: reply.status,
+        ...(reply.code ? { code: reply.code } : {}),
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+      });
+    }
+  }
+
+  return uWS.App().any('/*', handle);
+}

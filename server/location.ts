@@ -1,0 +1,95 @@
+// Where a request is: `city`, or `lat`/`lon` with an optional `tz` (contract, "Location").
+import { readFileSync } from 'node:fs';
+import { find as zonesAt } from 'geo-tz';
+import { canonicalZoneName } from '../pipeline/localTime.js';
+import { ApiError } from './errors.js';
+import type { NumberParam, StringParam } from './params.js';
+
+export const cityParam: StringParam = {
+  type: 'string',
+  maxLength: 200,
+  description:
+    'A city name, optionally with a country ("Paris, FR", "Köln, Almanya"), or a site path such as turkey/istanbul/kadikoy. Use either city or lat and lon.',
+};
+export const latParam: NumberParam = { type: 'number', minimum: -90, maximum: 90, description: 'Latitude in degrees, north positive.' };
+export const lonParam: NumberParam = { type: 'number', minimum: -180, maximum: 180, description: 'Longitude in degrees, east positive.' };
+export const tzParam: StringParam = {
+  type: 'string',
+  maxLength: 64,
+  format: 'timeZone',
+  description: 'IANA time zone for lat/lon, such as Europe/Istanbul. Guessed from the coordinates when omitted.',
+};
+
+export interface Place {
+  /** The Location object of the response. */
+  location: Record<string, unknown>;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+  /** ISO 3166 alpha-2, when known: it picks the default method and madhab. */
+  country: string | undefined;
+}
+
+export interface LocationInput {
+  city?: string;
+  lat?: number;
+  lon?: number;
+  tz?: string;
+}
+
+const zoneCountries: Readonly<Record<string, string>> = JSON.parse(
+  readFileSync(new URL('../data/curated/zone-countries.json', import.meta.url), 'utf8'),
+);
+
+const ZONE_CACHE_LIMIT = 50_000;
+const zoneCache = new Map<string, string>();
+
+/** The civil zone at a point, from geo-tz's boundary polygons (an `Etc/GMT±N` zone at sea). */
+export function zoneAt(latitude: number, longitude: number): string {
+  const key = `${latitude},${longitude}`;
+  let zone = zoneCache.get(key);
+  if (zone === undefined) {
+    const found = zonesAt(latitude, longitude)[0];
+    zone = (found && canonicalZoneName(found)) || 'Etc/UTC';
+    if (zoneCache.size >= ZONE_CACHE_LIMIT) zoneCache.clear();
+    zoneCache.set(key, zone);
+  }
+  return zone;
+}
+
+/** The country whose zone it is (tz database zone.tab); undefined for `Etc/*` zones. */
+export function countryOfZone(zone: string): string | undefined {
+  return zoneCountries[zone];
+}
+
+export function resolvePlace(input: LocationInput): Place {
+  const { city, lat, lon, tz } = input;
+  const hasCoordinates = lat !== undefined || lon !== undefined;
+  if (city !== undefined && hasCoordinates) {
+    throw new ApiError('conflicting_parameters', 'Give either city or lat and lon, not both.');
+  }
+  if (city !== undefined) {
+    if (tz !== undefined) {
+      throw new ApiError('invalid_parameter', 'tz goes only with lat and lon; a city has its own time zone.');
+    }
+    throw new ApiError(
+      'service_unavailable',
+      'City lookup is not available yet: the place catalog has not been built. Use lat and lon meanwhile.',
+    );
+  }
+  if (lat === undefined || lon === undefined) {
+    throw new ApiError(
+      'missing_parameter',
+      hasCoordinates ? `Give both lat and lon; ${lat === undefined ? 'lat' : 'lon'} is missing.` : 'Give a place: city, or lat and lon.',
+    );
+  }
+  const pointZone = zoneAt(lat, lon);
+  const timeZone = tz ?? pointZone;
+  return {
+    location: { latitude: lat, longitude: lon, timeZone },
+    latitude: lat,
+    longitude: lon,
+    timeZone,
+    country: countryOfZone(pointZone),
+  };
+}

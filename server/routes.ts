@@ -1,0 +1,198 @@
+// The one table of API routes. Each declares its parameters and their bounds once; validation (params.ts), the
+// OpenAPI description (openapi.ts) and the MCP tool schemas are derived from it.
+import { addDays, daysInMonth, formatDate, parseDate, type CalendarDate } from '../pipeline/calendarDate.js';
+import { defaultMadhab, defaultMethodId } from '../pipeline/countryDefaults.js';
+import { hijriDateDetail } from '../pipeline/hijri.js';
+import { localDate } from '../pipeline/localTime.js';
+import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../pipeline/methods.js';
+import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
+import { ApiError } from './errors.js';
+import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
+import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
+import { dayRecords } from './timetables.js';
+
+export interface RequestContext {
+  /** The server's clock, UTC milliseconds. */
+  now: number;
+}
+
+export interface Route<P extends ParamSpecs = ParamSpecs> {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  params: P;
+  /** Name of the response schema in the OpenAPI components. */
+  response: string;
+  handle(params: ParamValues<P>, ctx: RequestContext): object;
+}
+
+const methodParam: StringParam = {
+  type: 'string',
+  maxLength: 32,
+  enum: METHOD_IDS,
+  description: 'Calculation method. Default: by the country of the place (diyanet in Turkey).',
+};
+const madhabParam: StringParam = {
+  type: 'string',
+  maxLength: 16,
+  enum: MADHABS,
+  description: 'Asr convention. Default: hanafi in South and Central Asia, shafi elsewhere.',
+};
+const dateParam = (description: string): StringParam => ({ type: 'string', maxLength: 10, format: 'date', description });
+
+const locationParams = { city: cityParam, lat: latParam, lon: lonParam, tz: tzParam } as const;
+const calculationParams = { ...locationParams, method: methodParam, madhab: madhabParam } as const;
+
+interface Calculation {
+  method: MethodDefinition;
+  madhab: Madhab;
+}
+
+function calculationFor(p: { method?: string; madhab?: string }, place: Place): Calculation {
+  return {
+    method: methodById(p.method ?? defaultMethodId(place.country)),
+    madhab: (p.madhab as Madhab | undefined) ?? defaultMadhab(place.country),
+  };
+}
+
+const methodObject = (m: MethodDefinition) => ({ id: m.id, name: m.name });
+
+const NEXT_PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
+
+function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
+  return r;
+}
+
+export const ROUTES = [
+  route({
+    path: '/api/v1/times',
+    operationId: 'getPrayerTimes',
+    summary: 'Prayer times for one day',
+    description:
+      'The seven times (imsak to isha) of one local day at a city or a point, with their UTC instants, the extras, the Hijri date and which times were estimated at high latitude.',
+    params: { ...calculationParams, date: dateParam("The day, YYYY-MM-DD. Default: today in the place's time zone.") },
+    response: 'DailyResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p);
+      const calc = calculationFor(p, place);
+      const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
+      const [day] = dayRecords(place, calc.method, calc.madhab, date, 1, true);
+      return {
+        location: place.location,
+        method: methodObject(calc.method),
+        madhab: calc.madhab,
+        timeZone: place.timeZone,
+        date: day.date,
+        hijri: day.hijri,
+        times: day.times,
+        iso: day.iso,
+        extras: day.extras,
+        estimated: day.estimated,
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/month',
+    operationId: 'getMonthlyTimetable',
+    summary: 'Timetable for one month',
+    description: "Every day of a month at a city or a point. year and month default to the current ones in the place's time zone.",
+    params: {
+      ...calculationParams,
+      year: { type: 'integer', minimum: 1900, maximum: 2100, description: "Year. Default: the current year in the place's time zone." },
+      month: { type: 'integer', minimum: 1, maximum: 12, description: "Month, 1 to 12. Default: the current month in the place's time zone." },
+    } satisfies ParamSpecs & Record<'year' | 'month', NumberParam>,
+    response: 'MonthResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p);
+      const calc = calculationFor(p, place);
+      const today = localDate(ctx.now, place.timeZone);
+      const year = p.year ?? today.year;
+      const month = p.month ?? today.month;
+      const days = dayRecords(place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
+      return {
+        location: place.location,
+        method: methodObject(calc.method),
+        madhab: calc.madhab,
+        timeZone: place.timeZone,
+        year,
+        month,
+        days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/next',
+    operationId: 'getNextPrayer',
+    summary: 'The next prayer from now',
+    description:
+      'The next of fajr, sunrise, dhuhr, asr, maghrib and isha after the current instant, with the seconds left, and the previous one.',
+    params: calculationParams,
+    response: 'NextPrayerResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p);
+      const calc = calculationFor(p, place);
+      const now = Math.floor(ctx.now / 1000) * 1000;
+      const today = localDate(now, place.timeZone);
+      const prayers = dayRecords(place, calc.method, calc.madhab, addDays(today, -1), 3, false)
+        .flatMap((day) => NEXT_PRAYERS.map((prayer) => ({ prayer, time: day.times[prayer], iso: day.iso[prayer], at: Date.parse(day.iso[prayer]) })))
+        .sort((a, b) => a.at - b.at);
+      const next = prayers.find((x) => x.at > now);
+      const previous = prayers.findLast((x) => x.at <= now);
+      if (!next) throw new Error('no prayer within the next day');
+      return {
+        location: place.location,
+        now: new Date(now).toISOString().replace('.000Z', 'Z'),
+        next: { prayer: next.prayer, time: next.time, iso: next.iso, inSeconds: (next.at - now) / 1000 },
+        previous: previous
+          ? { prayer: previous.prayer, time: previous.time, iso: previous.iso, secondsAgo: (now - previous.at) / 1000 }
+          : null,
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/qibla',
+    operationId: 'getQibla',
+    summary: 'Qibla bearing and distance to the Kaaba',
+    description: 'Great-circle initial bearing from true north to the Kaaba, and the WGS-84 distance in kilometres.',
+    params: { city: cityParam, lat: latParam, lon: lonParam },
+    response: 'QiblaResponse',
+    handle(p) {
+      const place = resolvePlace(p);
+      return {
+        location: place.location,
+        bearing: qiblaBearing(place.latitude, place.longitude),
+        distanceKm: distanceToKaabaKm(place.latitude, place.longitude),
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/cities',
+    operationId: 'searchCities',
+    summary: 'Search cities and Turkish districts',
+    description: 'Places whose name or alternate name matches q, best first: exact before prefix, then by population.',
+    params: {
+      q: { type: 'string', required: true, minLength: 2, maxLength: 100, description: 'What to search for, at least 2 characters.' },
+      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'How many places at most, 1 to 50.' },
+    },
+    response: 'CitySearchResponse',
+    handle() {
+      throw new ApiError('service_unavailable', 'City search is not available yet: the place catalog has not been built.');
+    },
+  }),
+  route({
+    path: '/api/v1/hijri',
+    operationId: 'getHijriDate',
+    summary: 'Hijri (Umm al-Qura) date of a Gregorian date',
+    description: 'The Umm al-Qura date of a Gregorian day, from the ICU calendar islamic-umalqura.',
+    params: { date: dateParam('The Gregorian day, YYYY-MM-DD. Default: today in UTC.') },
+    response: 'HijriResponse',
+    handle(p, ctx) {
+      const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, 'UTC');
+      const hijri = hijriDateDetail(date);
+      return { date: formatDate(date), hijri, calendar: 'umm-al-qura' };
+    },
+  }),
+] as const;
+
+export const ROUTES_BY_PATH: ReadonlyMap<string, Route> = new Map(ROUTES.map((r) => [r.path, r as unknown as Route]));
