@@ -1,0 +1,58 @@
+// Starts the real server as a child process on a free port and stops it: for the API tests and the scripts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  process: ChildProcess;
+  /** Every stdout line so far. */
+  output: string[];
+  /** Sends SIGTERM (or the given signal) and waits for the exit; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const errors: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${errors.join('')}`)), timeoutMs);
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        output.push(line);
+        if (line.includes('"event":"listening"')) {
+          clearTimeout(timer);
+          resolve(JSON.parse(line).port);
+        }
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${errors.join('')}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    process: child,
+    output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
