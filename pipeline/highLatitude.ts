@@ -10,11 +10,13 @@
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
+import { PRAYERS, type Adjustments } from './methods.js';
 import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
 const MAX_DECLINATION = 24.5;
 const LATITUDE_STEP = 0.5;
+const MINUTE_MS = 60_000;
 const DIYANET_REFERENCE_LATITUDE = 45;
 
 export interface ResolvedSolarDay {
@@ -81,32 +83,35 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   // sinks a little further below the horizon); there is no shadow to measure, so asr is resolved too.
   if (!finite(events.sunrise) || !finite(events.sunset)) events.asr = NaN;
   if (EVENT_NAMES.some((n) => !finite(events[n]))) {
-    resolvePolarDay(events, estimated, nearestCompleteDay(latitude, (lat) => at(lat, PolarCircleResolution.Unresolved)));
+    const resolved = nearestCompleteDay(latitude, method.adjustments, (lat) => at(lat, PolarCircleResolution.Unresolved));
+    resolvePolarDay(events, estimated, resolved, method.adjustments);
   }
   return { events, estimated };
 }
 
-const inOrder = (e: SolarEvents): boolean => {
-  const order = [e.fajr, e.sunrise, e.dhuhr, e.asr, e.maghrib, e.isha];
+/** The prayers in order once the method's fixed adjustments are applied (Diyanet's sunrise −7 included). */
+function inOrder(e: SolarEvents, adjustments: Adjustments): boolean {
+  const order = PRAYERS.map((p) => e[p] + (adjustments[p] ?? 0) * MINUTE_MS);
   return order.every((t, i) => i === 0 || t >= order[i - 1]);
-};
+}
 
-const isComplete = (e: SolarEvents): boolean => EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e);
+const isComplete = (e: SolarEvents, adjustments: Adjustments): boolean =>
+  EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e, adjustments);
 
-function nearestCompleteDay(latitude: number, at: (lat: number) => SolarEvents): SolarEvents {
+function nearestCompleteDay(latitude: number, adjustments: Adjustments, at: (lat: number) => SolarEvents): SolarEvents {
   const sign = latitude < 0 ? -1 : 1;
   for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
     const candidate = at(sign * lat);
-    if (isComplete(candidate)) return candidate;
+    if (isComplete(candidate, adjustments)) return candidate;
   }
   throw new Error(`no latitude below ${latitude} has a complete day`);
 }
 
 /** Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole. */
-function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents): void {
-  const replaceAll = !inOrder(Object.fromEntries(
-    EVENT_NAMES.map((n) => [n, finite(events[n]) ? events[n] : resolved[n]]),
-  ) as unknown as SolarEvents);
+function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents, adjustments: Adjustments): void {
+  const mixed = { ...events };
+  for (const n of EVENT_NAMES) if (!finite(mixed[n])) mixed[n] = resolved[n];
+  const replaceAll = !inOrder(mixed, adjustments);
   for (const n of EVENT_NAMES) {
     if (replaceAll || !finite(events[n])) {
       events[n] = resolved[n];

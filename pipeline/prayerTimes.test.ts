@@ -1,0 +1,268 @@
+import { CalculationParameters, Coordinates, HighLatitudeRule, PrayerTimes, Rounding } from 'adhan';
+import { describe, expect, it } from 'vitest';
+import { addDays, type CalendarDate } from './calendarDate.js';
+import { dayRecord } from './dayRecord.js';
+import { METHOD_IDS, methodById, TIME_NAMES, type Madhab } from './methods.js';
+import { computeDay, computeTimetable, type TimetableQuery } from './prayerTimes.js';
+
+const MINUTE = 60_000;
+const date = (s: string): CalendarDate => {
+  const [year, month, day] = s.split('-').map(Number);
+  return { year, month, day };
+};
+const query = (latitude: number, longitude: number, timeZone: string, method: string, madhab: Madhab = 'shafi'): TimetableQuery => ({
+  latitude,
+  longitude,
+  timeZone,
+  method: methodById(method),
+  madhab,
+});
+
+/** Wall clock of an instant by the runtime's Intl: an oracle independent of our localTime module. */
+const wallClock = (ms: number, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(ms));
+const localDateOf = (ms: number, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+
+describe('the method table', () => {
+  it('has the 23 methods of the specification, in its order', () => {
+    expect(METHOD_IDS).toEqual([
+      'diyanet', 'muslimWorldLeague', 'isna', 'egyptian', 'ummAlQura', 'karachi', 'tehran', 'jafari', 'gulf', 'kuwait',
+      'qatar', 'dubai', 'singapore', 'jakim', 'kemenag', 'uoif', 'russia', 'moonsighting', 'morocco', 'algeria',
+      'tunisia', 'jordan', 'portugal',
+    ]);
+  });
+});
+
+// The contract's table written out again, as adhan parameters: an independent transcription to check ours against.
+// [fajr angle, isha angle, isha minutes after sunset, maghrib angle, adjustments, adhan method name]
+type Row = [number, number, number, number, Partial<Record<'sunrise' | 'dhuhr' | 'asr' | 'maghrib', number>>, string?];
+const CONTRACT_TABLE: Record<string, Row> = {
+  diyanet: [18, 17, 0, 0, { sunrise: -7, dhuhr: 5, asr: 4, maghrib: 7 }],
+  muslimWorldLeague: [18, 17, 0, 0, {}],
+  isna: [15, 15, 0, 0, {}],
+  egyptian: [19.5, 17.5, 0, 0, {}],
+  ummAlQura: [18.5, 0, 90, 0, {}],
+  karachi: [18, 18, 0, 0, {}],
+  tehran: [17.7, 14, 0, 4.5, {}],
+  jafari: [16, 14, 0, 4, {}],
+  gulf: [19.5, 0, 90, 0, {}],
+  kuwait: [18, 17.5, 0, 0, {}],
+  qatar: [18, 0, 90, 0, {}],
+  dubai: [18.2, 18.2, 0, 0, { sunrise: -3, dhuhr: 3, asr: 3, maghrib: 3 }],
+  singapore: [20, 18, 0, 0, {}],
+  jakim: [20, 18, 0, 0, {}],
+  kemenag: [20, 18, 0, 0, {}],
+  uoif: [12, 12, 0, 0, {}],
+  russia: [16, 15, 0, 0, {}],
+  moonsighting: [18, 18, 0, 0, { dhuhr: 5, maghrib: 3 }, 'MoonsightingCommittee'],
+  morocco: [19, 17, 0, 0, { dhuhr: 5, maghrib: 5 }],
+  algeria: [18, 17, 0, 0, {}],
+  tunisia: [18, 18, 0, 0, {}],
+  jordan: [18, 18, 0, 0, { maghrib: 5 }],
+  portugal: [18, 0, 80, 0, { dhuhr: 5, maghrib: 3 }],
+};
+
+function adhanOracle(lat: number, lon: number, d: CalendarDate, id: string, madhab: Madhab) {
+  const [fajr, isha, interval, maghribAngle, adjustments, name] = CONTRACT_TABLE[id];
+  const p = new CalculationParameters((name ?? 'Other') as 'Other', fajr, isha, interval, maghribAngle);
+  p.madhab = madhab;
+  p.rounding = Rounding.Nearest;
+  p.highLatitudeRule = HighLatitudeRule.recommended(new Coordinates(lat, lon));
+  p.methodAdjustments = { fajr: 0, sunrise: 0, dhuhr: 0, asr: 0, maghrib: 0, isha: 0, ...adjustments };
+  return new PrayerTimes(new Coordinates(lat, lon), new Date(d.year, d.month - 1, d.day, 12), p);
+}
+
+describe('every method against adhan with the contract’s parameters', () => {
+  const places: Array<[string, number, number, string]> = [
+    ['Istanbul', 41.0082, 28.9784, 'Europe/Istanbul'],
+    ['Jakarta', -6.2, 106.85, 'Asia/Jakarta'],
+    ['Toronto', 43.65, -79.38, 'America/Toronto'],
+  ];
+  const days = ['2026-01-15', '2026-04-10', '2026-07-01', '2026-10-20'].map(date);
+  it.each(METHOD_IDS.map((id) => [id]))('%s', (id) => {
+    for (const [, lat, lon, tz] of places) {
+      for (const madhab of ['shafi', 'hanafi'] as const) {
+        for (const d of days) {
+          const ours = computeDay(query(lat, lon, tz, id, madhab), d);
+          const theirs = adhanOracle(lat, lon, d, id, madhab);
+          expect(ours.times.fajr, `${id} ${lat} ${d.month}`).toBe(theirs.fajr.getTime());
+          expect(ours.times.sunrise).toBe(theirs.sunrise.getTime());
+          expect(ours.times.dhuhr).toBe(theirs.dhuhr.getTime());
+          expect(ours.times.asr).toBe(theirs.asr.getTime());
+          expect(ours.times.maghrib).toBe(theirs.maghrib.getTime());
+          // Isha by minutes counts from maghrib in the contract: Portugal's 77 min after a maghrib of sunset + 3.
+          expect(ours.times.isha).toBe(theirs.isha.getTime());
+        }
+      }
+    }
+  });
+});
+
+describe('method details', () => {
+  const makkah = query(21.4225, 39.8262, 'Asia/Riyadh', 'ummAlQura');
+
+  it('Umm al-Qura: isha 90 minutes after maghrib, 120 in Ramadan', () => {
+    const ramadan = computeDay(makkah, date('2026-02-25')); // 8 Ramadan 1447
+    const shawwal = computeDay(makkah, date('2026-03-25'));
+    expect(dayRecord(ramadan, 'Asia/Riyadh').hijri.monthName).toBe('Ramadan');
+    expect(ramadan.times.isha - ramadan.times.maghrib).toBe(120 * MINUTE);
+    expect(shawwal.times.isha - shawwal.times.maghrib).toBe(90 * MINUTE);
+  });
+
+  it('imsak is fajr for diyanet and ten minutes before it for every other method', () => {
+    for (const id of METHOD_IDS) {
+      const day = computeDay(query(41.0082, 28.9784, 'Europe/Istanbul', id), date('2026-05-05'));
+      expect(day.times.fajr - day.times.imsak).toBe(id === 'diyanet' ? 0 : 10 * MINUTE);
+    }
+  });
+
+  it('Portugal and Jordan count maghrib in minutes after sunset, Tehran by 4.5°', () => {
+    const at = (id: string) => computeDay(query(38.72, -9.14, 'Europe/Lisbon', id), date('2026-06-10'));
+    const sunsetMethod = at('muslimWorldLeague');
+    expect(at('portugal').times.maghrib - sunsetMethod.times.maghrib).toBe(3 * MINUTE);
+    expect(at('portugal').times.isha - at('portugal').times.maghrib).toBe(77 * MINUTE);
+    expect(at('jordan').times.maghrib - sunsetMethod.times.maghrib).toBe(5 * MINUTE);
+    const tehranGap = at('tehran').times.maghrib - sunsetMethod.times.maghrib;
+    expect(tehranGap).toBeGreaterThan(15 * MINUTE);
+    expect(tehranGap).toBeLessThan(30 * MINUTE);
+  });
+
+  it('the Hanafi asr comes later than the Shafi one', () => {
+    const shafi = computeDay(query(24.86, 67.0, 'Asia/Karachi', 'karachi', 'shafi'), date('2026-01-10'));
+    const hanafi = computeDay(query(24.86, 67.0, 'Asia/Karachi', 'karachi', 'hanafi'), date('2026-01-10'));
+    expect(hanafi.times.asr - shafi.times.asr).toBeGreaterThan(30 * MINUTE);
+    expect(hanafi.times.dhuhr).toBe(shafi.times.dhuhr);
+  });
+
+  it('extras come from the astronomical events, without the fixed adjustments', () => {
+    const q = query(41.0082, 28.9784, 'Europe/Istanbul', 'muslimWorldLeague');
+    const [today, tomorrow] = computeTimetable(q, date('2026-09-01'), 2, false);
+    const day = computeDay(q, date('2026-09-01'));
+    const near = (a: number | undefined, b: number) => expect(Math.abs(a! - b)).toBeLessThanOrEqual(MINUTE);
+    near(day.extras.ishraq, today.times.sunrise + 15 * MINUTE);
+    near(day.extras.zawalStart, today.times.dhuhr - 5 * MINUTE);
+    near(day.extras.isfirar, today.times.maghrib - 20 * MINUTE);
+    const night = tomorrow.times.fajr - today.times.maghrib;
+    near(day.extras.midnight, today.times.maghrib + night / 2);
+    near(day.extras.lastThirdStart, today.times.maghrib + (night * 2) / 3);
+    // Diyanet's sunrise −7 does not move ishraq.
+    const diyanet = computeDay(query(41.0082, 28.9784, 'Europe/Istanbul', 'diyanet'), date('2026-09-01'));
+    expect(diyanet.extras.ishraq).toBe(day.extras.ishraq);
+  });
+
+  it('Tehran and Jafari count midnight from sunset to fajr', () => {
+    const q = query(35.69, 51.39, 'Asia/Tehran', 'tehran');
+    const [today, tomorrow] = computeTimetable(q, date('2026-02-01'), 2, false);
+    const sunset = computeDay(query(35.69, 51.39, 'Asia/Tehran', 'muslimWorldLeague'), date('2026-02-01')).times.maghrib;
+    const day = computeDay(q, date('2026-02-01'));
+    expect(Math.abs(day.extras.midnight! - (sunset + (tomorrow.times.fajr - sunset) / 2))).toBeLessThanOrEqual(MINUTE);
+    expect(today.times.maghrib).toBeGreaterThan(sunset);
+  });
+});
+
+describe('daylight saving change days', () => {
+  const cases: Array<[string, number, number, string, string, number]> = [
+    // zone, lat, lon, place, change day, wall-clock shift in minutes
+    ['Europe/Berlin', 52.52, 13.405, 'Berlin spring', '2026-03-29', 60],
+    ['Europe/Berlin', 52.52, 13.405, 'Berlin autumn', '2026-10-25', -60],
+    ['America/New_York', 40.7128, -74.006, 'New York spring', '2026-03-08', 60],
+    ['America/New_York', 40.7128, -74.006, 'New York autumn', '2026-11-01', -60],
+    ['Australia/Sydney', -33.8688, 151.2093, 'Sydney autumn', '2026-04-05', -60],
+    ['Australia/Sydney', -33.8688, 151.2093, 'Sydney spring', '2026-10-04', 60],
+  ];
+  it.each(cases)('%s %s', (tz, lat, lon, _name, day, shift) => {
+    const q = query(lat, lon, tz, 'muslimWorldLeague');
+    const [before, change, after] = computeTimetable(q, addDays(date(day), -1), 3, true);
+    for (const d of [before, change, after]) {
+      const record = dayRecord(d, tz);
+      for (const name of TIME_NAMES) {
+        expect(record.times[name]).toBe(wallClock(d.times[name], tz));
+        expect(d.times[name] % MINUTE).toBe(0);
+      }
+      // Each day's times fall on that local day.
+      expect(localDateOf(d.times.dhuhr, tz)).toBe(record.date);
+    }
+    // Dhuhr's instant moves by seconds from day to day; its wall clock jumps by the DST shift after 02:00/03:00.
+    const minutesOfDay = (ms: number) => {
+      const [h, m] = wallClock(ms, tz).split(':').map(Number);
+      return h * 60 + m;
+    };
+    expect(Math.abs(change.times.dhuhr - before.times.dhuhr - 86_400_000)).toBeLessThanOrEqual(MINUTE);
+    expect(minutesOfDay(change.times.dhuhr) - minutesOfDay(before.times.dhuhr)).toBeGreaterThanOrEqual(shift - 1);
+    expect(minutesOfDay(change.times.dhuhr) - minutesOfDay(before.times.dhuhr)).toBeLessThanOrEqual(shift + 1);
+    // Fajr lies before the 2 o'clock change in Berlin? No: it lies after it in every case here, so it shifts too.
+    expect(Math.abs(minutesOfDay(change.times.maghrib) - minutesOfDay(before.times.maghrib) - shift)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('high latitudes and the polar circles', () => {
+  const polar: Array<[string, number, number, string, string, string[]]> = [
+    ['Tromsø, midnight sun', 69.6496, 18.956, 'Europe/Oslo', '2026-06-21', ['imsak', 'fajr', 'sunrise', 'asr', 'maghrib', 'isha']],
+    ['Tromsø, polar night', 69.6496, 18.956, 'Europe/Oslo', '2026-12-21', ['sunrise', 'asr', 'maghrib']],
+    ['Longyearbyen, midnight sun', 78.2232, 15.6267, 'Arctic/Longyearbyen', '2026-06-21', ['imsak', 'fajr', 'sunrise', 'asr', 'maghrib', 'isha']],
+    ['Longyearbyen, polar night', 78.2232, 15.6267, 'Arctic/Longyearbyen', '2026-12-21', ['sunrise', 'asr', 'maghrib']],
+    ['McMurdo, polar night', -77.846, 166.676, 'Antarctica/McMurdo', '2026-06-21', ['sunrise', 'asr', 'maghrib']],
+    ['McMurdo, midnight sun', -77.846, 166.676, 'Antarctica/McMurdo', '2026-12-21', ['imsak', 'fajr', 'sunrise', 'asr', 'maghrib', 'isha']],
+  ];
+  it.each(polar)('%s: seven times, the resolved ones listed', (_name, lat, lon, tz, day, estimated) => {
+    for (const method of METHOD_IDS) {
+      const d = computeDay(query(lat, lon, tz, method), date(day));
+      const record = dayRecord(d, tz);
+      for (const name of TIME_NAMES) {
+        expect(Number.isFinite(d.times[name])).toBe(true);
+        expect(record.times[name]).toMatch(/^\d{2}:\d{2}$/);
+      }
+      if (method === 'muslimWorldLeague') expect(d.estimated).toEqual(estimated);
+      // dhuhr is the true solar transit: it always exists
+      expect(d.estimated).not.toContain('dhuhr');
+      expect(d.times.fajr).toBeLessThanOrEqual(d.times.sunrise);
+      expect(d.times.dhuhr).toBeLessThan(d.times.maghrib);
+    }
+  });
+
+  it('Berlin in June: the 18° fajr is never reached, so fajr and isha are estimated', () => {
+    const d = computeDay(query(52.52, 13.405, 'Europe/Berlin', 'muslimWorldLeague'), date('2026-06-21'));
+    expect(d.estimated).toEqual(['imsak', 'fajr', 'isha']);
+    const winter = computeDay(query(52.52, 13.405, 'Europe/Berlin', 'muslimWorldLeague'), date('2026-12-21'));
+    expect(winter.estimated).toEqual([]);
+  });
+
+  it('never answers NaN: a grid of latitudes, days, methods and madhabs', () => {
+    const days = ['2026-01-01', '2026-03-20', '2026-05-15', '2026-06-21', '2026-08-01', '2026-09-23', '2026-12-21'].map(date);
+    let checked = 0;
+    const latitudes = Array.from({ length: 24 }, (_, i) => -89.5 + i * 7.75);
+    for (const lat of latitudes) {
+      for (const lon of [-170, 0, 95]) {
+        for (const id of METHOD_IDS) {
+          for (const madhab of ['shafi', 'hanafi'] as const) {
+            for (const d of days) {
+              const day = computeDay(query(lat, lon, 'UTC', id, madhab), d);
+              for (const name of TIME_NAMES) {
+                if (!Number.isFinite(day.times[name])) throw new Error(`${name} NaN at ${lat},${lon} ${id} ${madhab} ${d.month}`);
+              }
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBe(24 * 3 * 23 * 2 * 7);
+  });
+});
+
+describe('local days far from UTC', () => {
+  it.each([
+    ['Pacific/Kiritimati', 1.87, -157.4],
+    ['Pacific/Pago_Pago', -14.28, -170.7],
+    ['Pacific/Tongatapu', -21.14, -175.2],
+  ])('%s: the times of a date fall on that local date', (tz, lat, lon) => {
+    for (const d of ['2026-01-01', '2026-07-15'].map(date)) {
+      const day = computeDay(query(lat, lon, tz, 'muslimWorldLeague'), d);
+      const iso = dayRecord(day, tz).date;
+      for (const name of ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib'] as const) {
+        expect(localDateOf(day.times[name], tz)).toBe(iso);
+      }
+    }
+  });
+});
