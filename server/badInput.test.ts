@@ -90,7 +90,7 @@ describe('bad input', () => {
     expect(res.status).toBe(status);
     if (method === 'HEAD') return; // no body by definition
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(Object.keys(body)).toEqual(['error']);
     expect(body.error.code).toBe(code);
     expect(body.error.message.length).toBeGreaterThan(10);
@@ -100,9 +100,9 @@ describe('bad input', () => {
   });
 
   it('names the offending parameter and the allowed values', async () => {
-    const unknown = await (await fetch(`${server.baseUrl}/api/v1/times?${P}&foo=bar`)).json();
+    const unknown = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&foo=bar`)).json()) as any;
     expect(unknown.error.message).toContain('"foo"');
-    const method = await (await fetch(`${server.baseUrl}/api/v1/times?${P}&method=foo`)).json();
+    const method = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&method=foo`)).json()) as any;
     expect(method.error.message).toContain('diyanet');
     expect(method.error.message).toContain('portugal');
   });
