@@ -56,6 +56,9 @@ const usable = fixtures.filter((f) => METHOD_NAMES[f.data.params.method] && !f.d
  * here and checked as tightly as the fixture's own variance, instead of being skipped.
  * - morocco sunrise: the Moroccan ministry's tables put sunrise 3 to 7 minutes before the astronomical one; the
  *   contract's `morocco` has no sunrise adjustment, so ours is that much later.
+ * - morocco maghrib: in the elevated inland towns (Khenifra ~830 m, Arfoud and Errachidia ~1,000 m) the ministry's
+ *   maghrib is up to a minute later than the fixture's variance allows against a sea-level sunset + 5 min; the
+ *   contract's `morocco` does not model elevation, so ours may be that minute earlier.
  * - Africa/Casablanca, 24 to 30 May 2020: the ministry's tables are back on UTC+1 a week before the tz database
  *   (31 May), so every time of those days is an hour later on their wall clock than on ours.
  */
@@ -63,6 +66,7 @@ function expectedDeviation(method: string, timeZone: string, date: string, praye
   let min = 0;
   let max = 0;
   if (method === 'morocco' && prayer === 'sunrise') [min, max] = [1, 7];
+  if (method === 'morocco' && prayer === 'maghrib') [min, max] = [-1, 0];
   if (timeZone === 'Africa/Casablanca' && date >= '2020-05-24' && date <= '2020-05-30') [min, max] = [min - 60, max - 60];
   return { min, max };
 }
