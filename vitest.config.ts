@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['pipeline/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    globalSetup: ['scripts/testCatalog.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A zone far from UTC with a 45-minute offset and DST: the results must not depend on the process's zone.

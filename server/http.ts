@@ -5,6 +5,7 @@ import { ApiError, errorBody, type ErrorCode, type ErrorLinks } from './errors.j
 import { enabled, log } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
+import type { PlaceCatalog } from './placeCatalog.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
 import { uWS } from './uws.js';
 
@@ -58,6 +59,8 @@ interface Reply {
 export interface ServerState {
   /** False while starting and once shutting down: API requests get 503. */
   serving: boolean;
+  /** The place catalog, when one has been built. */
+  catalog: PlaceCatalog | undefined;
   /** The body of GET /healthz. */
   health(): object;
 }
@@ -89,7 +92,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     if (!options.state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
     // Keys and quotas are checked here, before the parameters (contract: order of checks).
     const params = validateParams(route.params, parseQuery(rawQuery));
-    return { status: 200, body: JSON.stringify(route.handle(params, { now: now() })) };
+    return { status: 200, body: JSON.stringify(route.handle(params, { now: now(), catalog: options.state.catalog })) };
   }
 
   function dispatch(method: string, url: string, rawQuery: string): Reply {

@@ -4,6 +4,7 @@ import { find as zonesAt } from 'geo-tz';
 import { canonicalZoneName } from '../pipeline/localTime.js';
 import { ApiError } from './errors.js';
 import type { NumberParam, StringParam } from './params.js';
+import type { PlaceCatalog } from './placeCatalog.js';
 
 export const cityParam: StringParam = {
   type: 'string',
@@ -62,7 +63,7 @@ export function countryOfZone(zone: string): string | undefined {
   return zoneCountries[zone];
 }
 
-export function resolvePlace(input: LocationInput): Place {
+export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undefined): Place {
   const { city, lat, lon, tz } = input;
   const hasCoordinates = lat !== undefined || lon !== undefined;
   if (city !== undefined && hasCoordinates) {
@@ -72,10 +73,17 @@ export function resolvePlace(input: LocationInput): Place {
     if (tz !== undefined) {
       throw new ApiError('invalid_parameter', 'tz goes only with lat and lon; a city has its own time zone.');
     }
-    throw new ApiError(
-      'service_unavailable',
-      'City lookup is not available yet: the place catalog has not been built. Use lat and lon meanwhile.',
-    );
+    if (!catalog) {
+      throw new ApiError('service_unavailable', 'City lookup is not available: the place catalog has not been built. Use lat and lon meanwhile.');
+    }
+    const place = catalog.resolve(city);
+    return {
+      location: catalog.location(place),
+      latitude: place.latitude,
+      longitude: place.longitude,
+      timeZone: place.timeZone,
+      country: place.country,
+    };
   }
   if (lat === undefined || lon === undefined) {
     throw new ApiError(
@@ -83,13 +91,18 @@ export function resolvePlace(input: LocationInput): Place {
       hasCoordinates ? `Give both lat and lon; ${lat === undefined ? 'lat' : 'lon'} is missing.` : 'Give a place: city, or lat and lon.',
     );
   }
-  const pointZone = zoneAt(lat, lon);
-  const timeZone = tz ?? pointZone;
+  const nearest = catalog?.nearest(lat, lon);
+  // geo-tz's polygons give the civil zone on land; at sea they give only Etc/GMT±N, and the nearest place's zone is
+  // what people there keep their clocks on.
+  let zone = zoneAt(lat, lon);
+  if (zone.startsWith('Etc/') && nearest) zone = nearest.timeZone;
+  const timeZone = tz ?? zone;
   return {
-    location: { latitude: lat, longitude: lon, timeZone },
+    location: { latitude: lat, longitude: lon, timeZone, ...(nearest ? { nearestCity: catalog!.location(nearest) } : {}) },
     latitude: lat,
     longitude: lon,
     timeZone,
-    country: countryOfZone(pointZone),
+    // The country of the nearest catalog place picks the defaults; without a catalog, the country of the zone.
+    country: nearest ? nearest.country : countryOfZone(zone),
   };
 }

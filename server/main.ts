@@ -2,6 +2,7 @@
 import { loadConfig } from './config.js';
 import { createApp, type ServerState } from './http.js';
 import { flushLog, log, setLogLevel } from './log.js';
+import { PlaceCatalog } from './placeCatalog.js';
 import { usingFallback, uWS } from './uws.js';
 
 const config = loadConfig();
@@ -18,11 +19,24 @@ if (usingFallback) {
 
 const state: ServerState = {
   serving: false,
-  health: () => ({ status: 'ok', dataBuiltAt: null, years: [] }),
+  catalog: undefined,
+  health: () => ({ status: 'ok', catalogBuiltAt: state.catalog?.builtAt ?? null, dataBuiltAt: null, years: [] }),
 };
 
 const httpOptions = { state, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}` };
 const app = createApp(httpOptions);
+
+const catalogStarted = performance.now();
+try {
+  state.catalog = PlaceCatalog.load(config.dataDir, { publicBaseUrl: () => httpOptions.publicBaseUrl });
+  if (state.catalog) {
+    log('warn', 'catalog_loaded', { places: state.catalog.places.length, builtAt: state.catalog.builtAt, ms: Math.round(performance.now() - catalogStarted) });
+  } else {
+    log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
+  }
+} catch (error) {
+  log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
+}
 
 let listenSocket: unknown;
 app.listen(config.host, config.port, (socket) => {

@@ -9,11 +9,14 @@ import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
 import { ApiError } from './errors.js';
 import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
 import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
+import type { PlaceCatalog } from './placeCatalog.js';
 import { dayRecords } from './timetables.js';
 
 export interface RequestContext {
   /** The server's clock, UTC milliseconds. */
   now: number;
+  /** The place catalog, once built. */
+  catalog: PlaceCatalog | undefined;
 }
 
 export interface Route<P extends ParamSpecs = ParamSpecs> {
@@ -74,7 +77,7 @@ export const ROUTES = [
     params: { ...calculationParams, date: dateParam("The day, YYYY-MM-DD. Default: today in the place's time zone.") },
     response: 'DailyResponse',
     handle(p, ctx) {
-      const place = resolvePlace(p);
+      const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
       const [day] = dayRecords(place, calc.method, calc.madhab, date, 1, true);
@@ -104,7 +107,7 @@ export const ROUTES = [
     } satisfies ParamSpecs & Record<'year' | 'month', NumberParam>,
     response: 'MonthResponse',
     handle(p, ctx) {
-      const place = resolvePlace(p);
+      const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const today = localDate(ctx.now, place.timeZone);
       const year = p.year ?? today.year;
@@ -130,7 +133,7 @@ export const ROUTES = [
     params: calculationParams,
     response: 'NextPrayerResponse',
     handle(p, ctx) {
-      const place = resolvePlace(p);
+      const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const now = Math.floor(ctx.now / 1000) * 1000;
       const today = localDate(now, place.timeZone);
@@ -157,8 +160,8 @@ export const ROUTES = [
     description: 'Great-circle initial bearing from true north to the Kaaba, and the WGS-84 distance in kilometres.',
     params: { city: cityParam, lat: latParam, lon: lonParam },
     response: 'QiblaResponse',
-    handle(p) {
-      const place = resolvePlace(p);
+    handle(p, ctx) {
+      const place = resolvePlace(p, ctx.catalog);
       return {
         location: place.location,
         bearing: qiblaBearing(place.latitude, place.longitude),
@@ -176,8 +179,10 @@ export const ROUTES = [
       limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'How many places at most, 1 to 50.' },
     },
     response: 'CitySearchResponse',
-    handle() {
-      throw new ApiError('service_unavailable', 'City search is not available yet: the place catalog has not been built.');
+    handle(p, ctx) {
+      if (!ctx.catalog) throw new ApiError('service_unavailable', 'City search is not available: the place catalog has not been built.');
+      const query = p.q!;
+      return { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) };
     },
   }),
   route({

@@ -1,5 +1,8 @@
 // Starts the real server as a child process on a free port and stops it: for the API tests and the scripts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface RunningServer {
@@ -15,10 +18,12 @@ export interface RunningServer {
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export async function startServer(env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunningServer> {
+/** Starts a server; without DATA_DIR in `env` it gets an empty one of its own, never the developer's ./data. */
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RunningServer> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'prayer-times-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -1,0 +1,225 @@
+// Assembles the catalog of places from the source readers: GeoNames cities with at least 1,000 people or an
+// administrative seat, plus all Turkish districts under their official names, each with a stable id and a
+// unique site path. Pure: the same inputs give the same catalog.
+import { foldName, slugify } from '../textFold.js';
+import type { DistrictCoordinates, GeoNamesCity, TurkishProvince } from './sources.js';
+
+export type PlaceType = 'city' | 'district';
+
+export interface CatalogPlace {
+  id: string;
+  /** Native spelling: GeoNames' name, or the official Turkish district name. */
+  name: string;
+  type: PlaceType;
+  country: string;
+  region: string;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+  /** Only when a source gives it. */
+  population?: number;
+  /** Orders matches of equal quality: the population, or an estimate for a district without one (never shown). */
+  rankWeight: number;
+  path: string;
+  /** Folded names to match (primary first), deduplicated. */
+  names: string[];
+}
+
+export interface DistrictSnap {
+  province: string;
+  district: string;
+  /** The GeoNames place whose coordinates (and population, if same-named) the district took, if any. */
+  geonameId?: number;
+  /** Every GeoNames place merged into the district (its town under one or more entries). */
+  absorbed: number[];
+  distanceKm?: number;
+  /** Where the coordinates came from. */
+  located: 'geonames' | 'countrystatecity' | 'province seat';
+}
+
+export interface CatalogBuild {
+  places: CatalogPlace[];
+  districts: DistrictSnap[];
+  /** The rank weight given to districts without a population: the median of those with one. */
+  districtRankWeight: number;
+}
+
+export interface CatalogInputs {
+  cities: GeoNamesCity[];
+  admin1Names: ReadonlyMap<string, string>;
+  provinces: TurkishProvince[];
+  districtCoordinates: ReadonlyMap<string, DistrictCoordinates[]>;
+}
+
+const SEAT_CODES = /^PPL(A\d?|C|G)$/;
+const MIN_POPULATION = 1000;
+const SNAP_KM = 20;
+const TURKEY = 'TR';
+const TURKEY_ZONE = 'Europe/Istanbul';
+const CENTRAL_DISTRICT = 'merkez';
+
+const englishCountryNames = new Intl.DisplayNames('en', { type: 'region' });
+/** Path segments for countries whose current English name differs from the slug the site uses. */
+const COUNTRY_SLUG_OVERRIDES: Readonly<Record<string, string>> = { TR: 'turkey' };
+
+export function countrySlug(country: string): string {
+  return COUNTRY_SLUG_OVERRIDES[country] ?? slugify(englishCountryNames.of(country) ?? country);
+}
+
+/** GeoNames calls some Turkish provinces "X Province"; the official name is X. */
+const regionName = (admin1Name: string | undefined): string => (admin1Name ?? '').replace(/ Province$/, '');
+
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function foldedNames(...lists: Array<ReadonlyArray<string | undefined>>): string[] {
+  const out = new Set<string>();
+  for (const list of lists) {
+    for (const name of list) {
+      const folded = name ? foldName(name) : '';
+      if (folded) out.add(folded);
+    }
+  }
+  return [...out];
+}
+
+const median = (values: number[]): number => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
+  const selected = inputs.cities.filter((c) => c.population >= MIN_POPULATION || SEAT_CODES.test(c.featureCode));
+  const absorbed = new Set<number>(); // GeoNames ids that became a district
+  const districtPlaces: CatalogPlace[] = [];
+  const snaps: DistrictSnap[] = [];
+
+  // GeoNames' admin1 code of each Turkish province, by name.
+  const admin1OfProvince = new Map<string, string>();
+  for (const [code, name] of inputs.admin1Names) {
+    if (code.startsWith(`${TURKEY}.`)) admin1OfProvince.set(foldName(regionName(name)), code.slice(3));
+  }
+  const turkishCities = selected.filter((c) => c.country === TURKEY);
+
+  for (const province of inputs.provinces) {
+    const admin1 = admin1OfProvince.get(foldName(province.name));
+    const inProvince = admin1 === undefined ? [] : turkishCities.filter((c) => c.admin1 === admin1);
+    const seat = inProvince.filter((c) => c.featureCode === 'PPLA').sort((a, b) => b.population - a.population)[0];
+    const coordinates = inputs.districtCoordinates.get(province.code) ?? [];
+    for (const district of province.districts) {
+      const folded = foldName(district);
+      const central = folded === CENTRAL_DISTRICT;
+      const sameName = central ? [] : inProvince.filter((c) => foldName(c.name) === folded || foldName(c.asciiName) === folded);
+      const listed = coordinates.find((c) => foldName(c.name) === folded);
+      const snap: DistrictSnap = { province: province.name, district, located: 'province seat', absorbed: [] };
+      let lat = seat?.latitude ?? NaN;
+      let lon = seat?.longitude ?? NaN;
+      if (listed) {
+        [lat, lon, snap.located] = [listed.latitude, listed.longitude, 'countrystatecity'];
+      } else if (sameName.length > 0) {
+        [lat, lon, snap.located] = [sameName[0].latitude, sameName[0].longitude, 'geonames'];
+      }
+      // Snap to the same-named GeoNames seat within ~20 km (the central district to the province seat).
+      const nearby = (central ? (seat ? [seat] : []) : sameName)
+        .map((c) => ({ c, km: distanceKm(lat, lon, c.latitude, c.longitude) }))
+        .filter((x) => Number.isNaN(lat) || x.km <= SNAP_KM)
+        .sort((a, b) => Number(SEAT_CODES.test(b.c.featureCode)) - Number(SEAT_CODES.test(a.c.featureCode)) || b.c.population - a.c.population);
+      const target = nearby[0]?.c;
+      let population: number | undefined;
+      const alternates: string[] = [];
+      if (target) {
+        snap.geonameId = target.geonameId;
+        snap.distanceKm = Math.round(nearby[0].km * 10) / 10;
+        snap.located = 'geonames';
+        [lat, lon] = [target.latitude, target.longitude];
+        if (!central) {
+          // The same-named places are this district's town: one place, not two.
+          for (const { c } of nearby) {
+            absorbed.add(c.geonameId);
+            snap.absorbed.push(c.geonameId);
+            alternates.push(c.name, c.asciiName, ...c.alternateNames);
+          }
+          population = Math.max(...nearby.map((x) => x.c.population)) || undefined;
+        }
+      }
+      if (Number.isNaN(lat)) continue; // a province without a seat in GeoNames: nothing to place it at
+      snaps.push(snap);
+      districtPlaces.push({
+        id: `tr-${province.code}-${slugify(district)}`,
+        name: district,
+        type: 'district',
+        country: TURKEY,
+        region: province.name,
+        latitude: lat,
+        longitude: lon,
+        timeZone: TURKEY_ZONE,
+        population,
+        rankWeight: population ?? 0,
+        path: `${countrySlug(TURKEY)}/${slugify(province.name)}/${slugify(district)}`,
+        names: foldedNames([district], central ? [`${province.name} ${district}`] : [], alternates),
+      });
+    }
+  }
+
+  const districtRankWeight = median(districtPlaces.flatMap((d) => (d.population ? [d.population] : [])));
+  for (const d of districtPlaces) if (!d.population) d.rankWeight = districtRankWeight;
+
+  // Turkish provinces keep their official names as regions.
+  const provinceByAdmin1 = new Map<string, string>();
+  for (const p of inputs.provinces) {
+    const admin1 = admin1OfProvince.get(foldName(p.name));
+    if (admin1) provinceByAdmin1.set(admin1, p.name);
+  }
+
+  const cityPlaces: CatalogPlace[] = selected
+    .filter((c) => !absorbed.has(c.geonameId))
+    .map((c) => {
+      const region =
+        c.country === TURKEY ? provinceByAdmin1.get(c.admin1) ?? '' : regionName(inputs.admin1Names.get(`${c.country}.${c.admin1}`));
+      return {
+        id: `g${c.geonameId}`,
+        name: c.name,
+        type: 'city' as const,
+        country: c.country,
+        region,
+        latitude: c.latitude,
+        longitude: c.longitude,
+        timeZone: c.timeZone,
+        population: c.population > 0 ? c.population : undefined,
+        rankWeight: c.population,
+        path: `${countrySlug(c.country)}/${slugify(region) || 'all'}/${slugify(c.asciiName || c.name) || `place-${c.geonameId}`}`,
+        names: foldedNames([c.name, c.asciiName], c.alternateNames),
+      };
+    });
+
+  return { places: assignUniquePaths([...districtPlaces, ...cityPlaces]), districts: snaps, districtRankWeight };
+}
+
+/**
+ * Two places may want one path; the district, else the larger population, else the older GeoNames id keeps it,
+ * and each other place gets its id appended, which no later data can take from it.
+ */
+function assignUniquePaths(places: CatalogPlace[]): CatalogPlace[] {
+  const byPath = new Map<string, CatalogPlace[]>();
+  for (const p of places) {
+    const list = byPath.get(p.path);
+    if (list) list.push(p);
+    else byPath.set(p.path, [p]);
+  }
+  const idNumber = (p: CatalogPlace) => (p.id.startsWith('g') ? Number(p.id.slice(1)) : 0);
+  for (const group of byPath.values()) {
+    if (group.length < 2) continue;
+    group.sort(
+      (a, b) =>
+        Number(b.type === 'district') - Number(a.type === 'district') || b.rankWeight - a.rankWeight || idNumber(a) - idNumber(b),
+    );
+    for (const p of group.slice(1)) p.path = `${p.path}-${p.id.replace(/^g/, '')}`;
+  }
+  return places.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

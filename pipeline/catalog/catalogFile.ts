@@ -1,0 +1,48 @@
+// The catalog on disk: one msgpack file under DATA_DIR, replaced atomically (write beside, then rename), so a
+// failed build leaves the previous catalog in place and a reader never sees half a file.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pack, unpack } from 'msgpackr';
+import type { CatalogPlace } from './buildCatalog.js';
+import type { SearchIndex } from './searchIndex.js';
+
+export const CATALOG_FORMAT = 2;
+
+/** A place as stored: its names live in the search index. */
+export type StoredPlace = Omit<CatalogPlace, 'names'>;
+
+export interface CatalogFile {
+  format: number;
+  builtAt: string;
+  sources: Record<string, string>;
+  places: StoredPlace[];
+  search: SearchIndex;
+  /** The k-d tree of the places (spatialIndex.ts). */
+  spatialOrder: Int32Array;
+}
+
+export const catalogPath = (dataDir: string): string => path.join(dataDir, 'catalog', 'catalog.msgpack');
+
+export function writeCatalog(dataDir: string, catalog: CatalogFile): { file: string; bytes: number } {
+  const file = catalogPath(dataDir);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  const bytes = pack(catalog);
+  try {
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return { file, bytes: bytes.length };
+}
+
+export function readCatalog(dataDir: string): CatalogFile | undefined {
+  const file = catalogPath(dataDir);
+  if (!existsSync(file)) return undefined;
+  const catalog = unpack(readFileSync(file)) as CatalogFile;
+  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.places)) {
+    throw new Error(`${file} is not a catalog of format ${CATALOG_FORMAT}; rebuild it with: npm run cli -- catalog build`);
+  }
+  return catalog;
+}
