@@ -21,8 +21,10 @@ export interface CatalogPlace {
   /** Orders matches of equal quality: the population, or an estimate for a district without one (never shown). */
   rankWeight: number;
   path: string;
-  /** Folded names to match (primary first), deduplicated. */
+  /** Folded names to match, deduplicated: the place's own names first… */
   names: string[];
+  /** …of which this many are its own (name, ASCII name, official name); the rest are alternate names. */
+  ownNameCount: number;
 }
 
 export interface DistrictSnap {
@@ -52,6 +54,7 @@ export interface CatalogInputs {
 }
 
 const SEAT_CODES = /^PPL(A\d?|C|G)$/;
+const PROVINCE_SEAT_CODES = /^PPL(A|C|G)$/;
 const MIN_POPULATION = 1000;
 const SNAP_KM = 20;
 const TURKEY = 'TR';
@@ -77,15 +80,12 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
   return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-function foldedNames(...lists: Array<ReadonlyArray<string | undefined>>): string[] {
-  const out = new Set<string>();
-  for (const list of lists) {
-    for (const name of list) {
-      const folded = name ? foldName(name) : '';
-      if (folded) out.add(folded);
-    }
-  }
-  return [...out];
+function namesOf(own: ReadonlyArray<string>, alternates: ReadonlyArray<string>): Pick<CatalogPlace, 'names' | 'ownNameCount'> {
+  const names = new Set<string>();
+  for (const name of own) if (foldName(name)) names.add(foldName(name));
+  const ownNameCount = names.size;
+  for (const name of alternates) if (foldName(name)) names.add(foldName(name));
+  return { names: [...names], ownNameCount };
 }
 
 const median = (values: number[]): number => {
@@ -115,7 +115,10 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
     for (const district of province.districts) {
       const folded = foldName(district);
       const central = folded === CENTRAL_DISTRICT;
-      const sameName = central ? [] : inProvince.filter((c) => foldName(c.name) === folded || foldName(c.asciiName) === folded);
+      const ownName = (c: GeoNamesCity) => foldName(c.name) === folded || foldName(c.asciiName) === folded;
+      // The district's town: same name, or (renamed towns, like Üzümlü's Cimin) the name among its alternates.
+      const sameName = central ? [] : inProvince.filter(ownName);
+      const alsoNamed = central ? [] : inProvince.filter((c) => !ownName(c) && c.alternateNames.some((a) => foldName(a) === folded));
       const listed = coordinates.find((c) => foldName(c.name) === folded);
       const snap: DistrictSnap = { province: province.name, district, located: 'province seat', absorbed: [] };
       let lat = seat?.latitude ?? NaN;
@@ -125,11 +128,17 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
       } else if (sameName.length > 0) {
         [lat, lon, snap.located] = [sameName[0].latitude, sameName[0].longitude, 'geonames'];
       }
-      // Snap to the same-named GeoNames seat within ~20 km (the central district to the province seat).
-      const nearby = (central ? (seat ? [seat] : []) : sameName)
+      // Snap to the town within ~20 km (the central district to the province seat): same name first, then seats,
+      // then the larger population.
+      const nearby = (central ? (seat ? [seat] : []) : [...sameName, ...alsoNamed])
         .map((c) => ({ c, km: distanceKm(lat, lon, c.latitude, c.longitude) }))
         .filter((x) => Number.isNaN(lat) || x.km <= SNAP_KM)
-        .sort((a, b) => Number(SEAT_CODES.test(b.c.featureCode)) - Number(SEAT_CODES.test(a.c.featureCode)) || b.c.population - a.c.population);
+        .sort(
+          (a, b) =>
+            Number(ownName(b.c)) - Number(ownName(a.c)) ||
+            Number(SEAT_CODES.test(b.c.featureCode)) - Number(SEAT_CODES.test(a.c.featureCode)) ||
+            b.c.population - a.c.population,
+        );
       const target = nearby[0]?.c;
       let population: number | undefined;
       const alternates: string[] = [];
@@ -138,14 +147,14 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
         snap.distanceKm = Math.round(nearby[0].km * 10) / 10;
         snap.located = 'geonames';
         [lat, lon] = [target.latitude, target.longitude];
-        if (!central) {
-          // The same-named places are this district's town: one place, not two.
-          for (const { c } of nearby) {
-            absorbed.add(c.geonameId);
-            snap.absorbed.push(c.geonameId);
-            alternates.push(c.name, c.asciiName, ...c.alternateNames);
-          }
-          population = Math.max(...nearby.map((x) => x.c.population)) || undefined;
+        // The district's town is one place, not two (Antakya the district is Antakya the city); but a province
+        // seat that only lists the district's name stays a place of its own (Muğla, around which lies Menteşe).
+        for (const { c } of nearby) {
+          if (central || (PROVINCE_SEAT_CODES.test(c.featureCode) && !ownName(c))) continue;
+          absorbed.add(c.geonameId);
+          snap.absorbed.push(c.geonameId);
+          alternates.push(c.name, c.asciiName, ...c.alternateNames);
+          population = Math.max(population ?? 0, c.population) || undefined;
         }
       }
       if (Number.isNaN(lat)) continue; // a province without a seat in GeoNames: nothing to place it at
@@ -162,7 +171,7 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
         population,
         rankWeight: population ?? 0,
         path: `${countrySlug(TURKEY)}/${slugify(province.name)}/${slugify(district)}`,
-        names: foldedNames([district], central ? [`${province.name} ${district}`] : [], alternates),
+        ...namesOf(central ? [district, `${province.name} ${district}`] : [district], alternates),
       });
     }
   }
@@ -194,7 +203,7 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
         population: c.population > 0 ? c.population : undefined,
         rankWeight: c.population,
         path: `${countrySlug(c.country)}/${slugify(region) || 'all'}/${slugify(c.asciiName || c.name) || `place-${c.geonameId}`}`,
-        names: foldedNames([c.name, c.asciiName], c.alternateNames),
+        ...namesOf([c.name, c.asciiName], c.alternateNames),
       };
     });
 

@@ -2,7 +2,7 @@
 // failed build leaves the previous catalog in place and a reader never sees half a file.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pack, unpack } from 'msgpackr';
+import { Packr } from 'msgpackr';
 import type { CatalogPlace } from './buildCatalog.js';
 import type { SearchIndex } from './searchIndex.js';
 
@@ -21,13 +21,16 @@ export interface CatalogFile {
   spatialOrder: Int32Array;
 }
 
+/** `moreTypes` keeps typed arrays typed (by default msgpackr gives them back as bytes). */
+const packr = new Packr({ moreTypes: true });
+
 export const catalogPath = (dataDir: string): string => path.join(dataDir, 'catalog', 'catalog.msgpack');
 
 export function writeCatalog(dataDir: string, catalog: CatalogFile): { file: string; bytes: number } {
   const file = catalogPath(dataDir);
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  const bytes = pack(catalog);
+  const bytes = packr.pack(catalog);
   try {
     writeFileSync(temporary, bytes);
     renameSync(temporary, file);
@@ -40,8 +43,13 @@ export function writeCatalog(dataDir: string, catalog: CatalogFile): { file: str
 export function readCatalog(dataDir: string): CatalogFile | undefined {
   const file = catalogPath(dataDir);
   if (!existsSync(file)) return undefined;
-  const catalog = unpack(readFileSync(file)) as CatalogFile;
-  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.places)) {
+  const catalog = packr.unpack(readFileSync(file)) as CatalogFile;
+  if (
+    catalog?.format !== CATALOG_FORMAT ||
+    !Array.isArray(catalog.places) ||
+    !(catalog.spatialOrder instanceof Int32Array) ||
+    !(catalog.search?.postings?.values instanceof Int32Array)
+  ) {
     throw new Error(`${file} is not a catalog of format ${CATALOG_FORMAT}; rebuild it with: npm run cli -- catalog build`);
   }
   return catalog;

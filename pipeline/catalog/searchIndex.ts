@@ -5,6 +5,12 @@ import type { CatalogPlace } from './buildCatalog.js';
 /** Prefixes up to this length have their best places precomputed; longer ones scan their (short) key range. */
 export const PRECOMPUTED_PREFIX_LENGTH = 3;
 export const PRECOMPUTED_RESULTS = 50;
+/**
+ * Among exact matches, a place matched by its own name counts this many times its rank weight against one matched
+ * by an alternate name: Cologne still finds Köln (600 times larger than any place called Cologne), but Menteşe
+ * finds the district before Muğla, a town four times its estimated size that merely lists the name.
+ */
+export const OWN_NAME_FACTOR = 10;
 
 /** Lists stored flat: list k is values[offsets[k] .. offsets[k + 1]). */
 export interface FlatLists {
@@ -43,14 +49,21 @@ export function rankOrder(places: readonly Pick<CatalogPlace, 'rankWeight'>[]): 
 
 export function buildSearchIndex(places: readonly CatalogPlace[]): SearchIndex {
   const byKey = new Map<string, number[]>();
+  const weightInKey = new Map<string, number[]>();
   const byPrefix = new Map<string, number[]>();
-  // Walking places best first makes every list come out ranked.
+  // Walking places best first makes every prefix list come out ranked.
   for (const i of rankOrder(places)) {
     const prefixesSeen = new Set<string>();
-    for (const name of places[i].names) {
+    places[i].names.forEach((name, n) => {
+      const weight = places[i].rankWeight * (n < places[i].ownNameCount ? OWN_NAME_FACTOR : 1);
       const list = byKey.get(name);
-      if (!list) byKey.set(name, [i]);
-      else if (list[list.length - 1] !== i) list.push(i);
+      if (!list) {
+        byKey.set(name, [i]);
+        weightInKey.set(name, [weight]);
+      } else if (list[list.length - 1] !== i) {
+        list.push(i);
+        weightInKey.get(name)!.push(weight);
+      }
       for (let n = 1; n <= Math.min(PRECOMPUTED_PREFIX_LENGTH, name.length); n++) {
         const prefix = name.slice(0, n);
         if (prefixesSeen.has(prefix)) continue;
@@ -59,7 +72,14 @@ export function buildSearchIndex(places: readonly CatalogPlace[]): SearchIndex {
         if (!best) byPrefix.set(prefix, [i]);
         else if (best.length < PRECOMPUTED_RESULTS) best.push(i);
       }
-    }
+    });
+  }
+  // Exact matches: by weight counting own names up; ties keep the rank order they were added in.
+  for (const [key, list] of byKey) {
+    const weights = weightInKey.get(key)!;
+    if (list.length < 2) continue;
+    const order = list.map((_, j) => j).sort((a, b) => weights[b] - weights[a] || a - b);
+    byKey.set(key, order.map((j) => list[j]));
   }
   const keys = [...byKey.keys()].sort();
   const prefixes = [...byPrefix.keys()].sort();
