@@ -21,6 +21,7 @@ catalog: install
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
 
 run: install $(CATALOG)
+	@DATA_DIR=$(DATA_DIR) npm run -s cli -- demo
 	DATA_DIR=$(DATA_DIR) npm start
 
 test: install

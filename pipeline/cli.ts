@@ -1,6 +1,7 @@
 // The operator's CLI (contract, "Operator interface"): `npm run cli -- <command>`. It reads the same environment
 // as the server (DATA_DIR and the rest), so what it writes is what `make run` serves.
 import { Command } from 'commander';
+import { registerAccountCommands } from '../server/accountsCli.js';
 import { loadConfig } from '../server/config.js';
 import { formatCatalogReport, runCatalogBuild } from './catalog/catalogBuild.js';
 import { CatalogInputError } from './catalog/sources.js';
@@ -25,5 +26,7 @@ catalog
       throw error;
     }
   });
+
+registerAccountCommands(program);
 
 await program.parseAsync(process.argv);

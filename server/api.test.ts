@@ -1,19 +1,20 @@
 // The endpoints over real HTTP against the real server process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_NAMES } from '../pipeline/methods.js';
-import { startServer, type RunningServer } from './serverProcess.js';
+import { startServer, startServerWithKey, type RunningServer } from './serverProcess.js';
 
 let server: RunningServer;
+let key: string;
 
 beforeAll(async () => {
-  server = await startServer({ LOG_LEVEL: 'info' });
+  ({ server, key } = await startServerWithKey({ LOG_LEVEL: 'info' }));
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 async function get(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(server.baseUrl + path, init);
+  const res = await fetch(server.baseUrl + path, { ...init, headers: { 'X-API-Key': key, ...init?.headers } });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

@@ -1,10 +1,11 @@
 // Bad input always gets a clear 4xx with the contract's error body; never a 500, never a dead server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './serverProcess.js';
+import { startServerWithKey, type RunningServer } from './serverProcess.js';
 
 let server: RunningServer;
+let key: string;
 beforeAll(async () => {
-  server = await startServer({ LOG_LEVEL: 'warn' });
+  ({ server, key } = await startServerWithKey());
 });
 afterAll(async () => {
   await server?.stop();
@@ -86,7 +87,7 @@ const CASES: Array<[string, string, string, number, string]> = [
 
 describe('bad input', () => {
   it.each(CASES)('%s → %s %s gives %i %s', async (_what, method, path, status, code) => {
-    const res = await fetch(server.baseUrl + path, { method });
+    const res = await fetch(server.baseUrl + path, { method, headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(status);
     if (method === 'HEAD') return; // no body by definition
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -100,19 +101,19 @@ describe('bad input', () => {
   });
 
   it('names the offending parameter and the allowed values', async () => {
-    const unknown = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&foo=bar`)).json()) as any;
+    const unknown = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&foo=bar`, { headers: { 'X-API-Key': key } })).json()) as any;
     expect(unknown.error.message).toContain('"foo"');
-    const method = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&method=foo`)).json()) as any;
+    const method = (await (await fetch(`${server.baseUrl}/api/v1/times?${P}&method=foo`, { headers: { 'X-API-Key': key } })).json()) as any;
     expect(method.error.message).toContain('diyanet');
     expect(method.error.message).toContain('portugal');
   });
 
   it('survives them all at once and keeps serving', async () => {
-    const replies = await Promise.all(CASES.map(([, method, path]) => fetch(server.baseUrl + path, { method })));
+    const replies = await Promise.all(CASES.map(([, method, path]) => fetch(server.baseUrl + path, { method, headers: { Authorization: `Bearer ${key}` } })));
     expect(replies.every((r) => r.status >= 400 && r.status < 500)).toBe(true);
     const health = await fetch(`${server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
-    const ok = await fetch(`${server.baseUrl}/api/v1/times?${P}`);
+    const ok = await fetch(`${server.baseUrl}/api/v1/times?${P}`, { headers: { 'X-API-Key': key } });
     expect(ok.status).toBe(200);
     expect(server.process.exitCode).toBeNull();
   });

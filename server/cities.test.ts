@@ -2,18 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultSources, readTurkishProvinces } from '../pipeline/catalog/sources.js';
-import { startServer, type RunningServer } from './serverProcess.js';
+import { startServerWithKey, type RunningServer } from './serverProcess.js';
 
 let server: RunningServer;
+let key: string;
 beforeAll(async () => {
-  server = await startServer({ DATA_DIR: inject('catalogDataDir') });
+  ({ server, key } = await startServerWithKey({ DATA_DIR: inject('catalogDataDir') }));
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 async function get(path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(server.baseUrl + path);
+  const res = await fetch(server.baseUrl + path, { headers: { 'X-API-Key': key } });
   return { status: res.status, body: await res.json() };
 }
 const q = encodeURIComponent;

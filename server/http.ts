@@ -1,6 +1,7 @@
 // The HTTP edge: one uWebSockets.js handler that routes by path, renders every reply (errors included) in one
 // place, and writes one log line per request.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { AccessControl } from './access.js';
 import { ApiError, errorBody, type ErrorCode, type ErrorLinks } from './errors.js';
 import { enabled, log } from './log.js';
 import { openApiDocument } from './openapi.js';
@@ -48,6 +49,11 @@ const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Access-Control-Max-Age', '86400'],
 ];
 
+interface Credentials {
+  authorization: string;
+  apiKey: string;
+}
+
 interface Reply {
   status: number;
   body: string;
@@ -67,6 +73,8 @@ export interface ServerState {
 
 export interface HttpOptions extends ErrorLinks {
   state: ServerState;
+  /** Keys and quotas; undefined only when switched off for benchmarking (ACCESS_CONTROL=off). */
+  access: AccessControl | undefined;
   /** The server's clock; tests leave it alone, it exists so the clock is read in one place. */
   now?: () => number;
 }
@@ -88,14 +96,28 @@ export function createApp(options: HttpOptions): TemplatedApp {
     return { status, body: errorBody(code, message, options), headers, code };
   };
 
-  function apiRequest(route: Route, rawQuery: string): Reply {
-    if (!options.state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
-    // Keys and quotas are checked here, before the parameters (contract: order of checks).
-    const params = validateParams(route.params, parseQuery(rawQuery));
-    return { status: 200, body: JSON.stringify(route.handle(params, { now: now(), catalog: options.state.catalog })) };
+  /** Renders any error as the contract's body; an unexpected one is logged with the request id. */
+  function failure(error: unknown, requestId: string, method: string, url: string, headers?: Record<string, string>): Reply {
+    if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers, ...headers });
+    log('error', 'internal_error', { requestId, method, path: url, error: String((error as Error)?.stack ?? error) });
+    return errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`, headers);
   }
 
-  function dispatch(method: string, url: string, rawQuery: string): Reply {
+  function apiRequest(route: Route, rawQuery: string, credentials: Credentials, requestId: string): Reply {
+    if (!options.state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
+    const at = now();
+    // Contract order: key (401/403), limits (429), then parameters (400) and lookups (404). From here on the
+    // request is counted, and every answer carries the account's rate-limit and quota headers.
+    const headers = options.access?.admit(credentials.authorization, credentials.apiKey, at).headers;
+    try {
+      const params = validateParams(route.params, parseQuery(rawQuery));
+      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog })), headers };
+    } catch (error) {
+      return failure(error, requestId, 'get', route.path, headers);
+    }
+  }
+
+  function dispatch(method: string, url: string, rawQuery: string, credentials: Credentials, requestId: string): Reply {
     if (url === HEALTH_PATH) {
       if (method !== 'get') return errorReply('method_not_allowed', 'Use GET.', { Allow: 'GET' });
       return { status: 200, body: JSON.stringify(options.state.health()) };
@@ -109,7 +131,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
       return errorReply('method_not_allowed', `${method.toUpperCase()} is not allowed here; use GET.`, { Allow: 'GET, OPTIONS' });
     }
     if (!route) return { status: 200, body: openApiBody() };
-    return apiRequest(route, rawQuery);
+    return apiRequest(route, rawQuery, credentials, requestId);
   }
 
   function write(res: HttpResponse, reply: Reply, requestId: string): void {
@@ -128,17 +150,14 @@ export function createApp(options: HttpOptions): TemplatedApp {
     const method = req.getMethod();
     const url = req.getUrl();
     const rawQuery = req.getQuery() ?? '';
+    // uWebSockets.js headers can be read only now, before the handler returns.
+    const credentials: Credentials = { authorization: req.getHeader('authorization'), apiKey: req.getHeader('x-api-key') };
     const requestId = `${bootId}-${(++requestCounter).toString(36)}`;
     let reply: Reply;
     try {
-      reply = dispatch(method, url, rawQuery);
+      reply = dispatch(method, url, rawQuery, credentials, requestId);
     } catch (error) {
-      if (error instanceof ApiError) {
-        reply = errorReply(error.code, error.message, { ...error.headers });
-      } else {
-        log('error', 'internal_error', { requestId, method, path: url, error: String((error as Error)?.stack ?? error) });
-        reply = errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`);
-      }
+      reply = failure(error, requestId, method, url);
     }
     write(res, reply, requestId);
     if (enabled('info')) {

@@ -2,7 +2,10 @@
 import { loadConfig } from './config.js';
 import { createApp, type ServerState } from './http.js';
 import { flushLog, log, setLogLevel } from './log.js';
+import { AccessControl } from './access.js';
+import { AccountStore } from './accountStore.js';
 import { PlaceCatalog } from './placeCatalog.js';
+import { loadPlans } from './plans.js';
 import { usingFallback, uWS } from './uws.js';
 
 const config = loadConfig();
@@ -23,7 +26,18 @@ const state: ServerState = {
   health: () => ({ status: 'ok', catalogBuiltAt: state.catalog?.builtAt ?? null, dataBuiltAt: null, years: [] }),
 };
 
-const httpOptions = { state, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}` };
+let access: AccessControl | undefined;
+let accountStore: AccountStore | undefined;
+if (process.env.ACCESS_CONTROL === 'off') {
+  process.stderr.write('!! ACCESS_CONTROL=off: no API keys are checked and nothing is counted. For benchmarks only.\n');
+  log('error', 'access_control_off', {});
+} else {
+  accountStore = AccountStore.open(config.dataDir);
+  access = new AccessControl(accountStore, loadPlans(config.plansFile));
+  access.start();
+}
+
+const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}` };
 const app = createApp(httpOptions);
 
 const catalogStarted = performance.now();
@@ -54,14 +68,24 @@ app.listen(config.host, config.port, (socket) => {
   process.stdout.write(`\nServing on ${url}. Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
 });
 
-function stop(signal: string): void {
-  // Requests are answered synchronously, so none is half done when a signal handler runs.
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // Requests are answered synchronously, so none is half done when a signal handler runs; the counts of every
+  // answered request are written before the process ends.
   state.serving = false;
   if (listenSocket) uWS.us_listen_socket_close(listenSocket as never);
+  try {
+    await access?.stop();
+    await accountStore?.close();
+  } catch (error) {
+    log('error', 'stop_failed', { error: String(error) });
+  }
   log('warn', 'stopped', { signal });
   flushLog();
   process.exit(0);
 }
 
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

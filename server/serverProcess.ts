@@ -1,13 +1,16 @@
 // Starts the real server as a child process on a free port and stops it: for the API tests and the scripts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AccountStore } from './accountStore.js';
+import type { PlanName } from './plans.js';
 
 export interface RunningServer {
   baseUrl: string;
   port: number;
+  dataDir: string;
   process: ChildProcess;
   /** Every stdout line so far. */
   output: string[];
@@ -53,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
+    dataDir,
     process: child,
     output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
@@ -60,4 +64,27 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
       return exited;
     },
   };
+}
+
+/** Creates an account and key in a data directory (before or while a server uses it). */
+export async function provisionKey(dataDir: string, email: string, plan: PlanName = 'business'): Promise<string> {
+  const store = AccountStore.open(dataDir);
+  try {
+    return store.createKey(email, plan).key;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * A server whose business plan is practically unlimited (a PLANS_FILE override) and a key on it: for the tests of
+ * everything but the limits themselves.
+ */
+export async function startServerWithKey(env: Record<string, string> = {}): Promise<{ server: RunningServer; key: string }> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'prayer-times-data-'));
+  const plansFile = path.join(mkdtempSync(path.join(tmpdir(), 'prayer-times-plans-')), 'plans.json');
+  writeFileSync(plansFile, JSON.stringify({ business: { perMinute: 1e9, perMonth: 1e12 } }));
+  const key = await provisionKey(dataDir, 'tests@example.com', 'business');
+  const server = await startServer({ PLANS_FILE: plansFile, ...env, DATA_DIR: dataDir });
+  return { server, key };
 }
