@@ -6,16 +6,18 @@ import type { Account, AccountStore, KeyRecord } from './accountStore.js';
 import { ApiError } from './errors.js';
 import { hashKey } from './keys.js';
 import { log } from './log.js';
-import type { Plans } from './plans.js';
-import { admit, emptyUsage, type Usage } from './quota.js';
+import { PLAN_NAMES, type PlanName, type Plans } from './plans.js';
+import { admit, emptyUsage, planQuota, quotaHeaders, type PlanQuota, type QuotaDecision, type Usage } from './quota.js';
 
 const RELOAD_MS = 250;
 const FLUSH_MS = 1000;
+/** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
+const VERIFIED_KEYS_LIMIT = 100_000;
 
 export interface Admission {
   account: Account;
-  /** Rate-limit and quota headers for the response. */
-  headers: Record<string, string>;
+  /** What the rate-limit and quota headers of the response say. */
+  quota: QuotaDecision;
 }
 
 /** The key of a request: `Authorization: Bearer <key>`, else `X-API-Key`. */
@@ -34,11 +36,14 @@ export class AccessControl {
   private loadedVersion = -1;
   private timers: NodeJS.Timeout[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  private readonly verified = new Map<string, KeyRecord>();
+  private readonly plans: Readonly<Record<PlanName, PlanQuota>>;
 
   constructor(
     private readonly store: AccountStore,
-    private readonly plans: Plans,
+    plans: Plans,
   ) {
+    this.plans = Object.fromEntries(PLAN_NAMES.map((name) => [name, planQuota(plans[name])])) as Record<PlanName, PlanQuota>;
     this.usage = store.allUsage();
     this.reload();
   }
@@ -49,6 +54,7 @@ export class AccessControl {
     if (version === this.loadedVersion) return;
     this.keys = this.store.allKeys();
     this.accounts = this.store.allAccounts();
+    this.verified.clear();
     this.loadedVersion = version;
   }
 
@@ -71,21 +77,25 @@ export class AccessControl {
     if (key === undefined) {
       throw new ApiError('missing_api_key', 'An API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".');
     }
-    const record = this.keys.get(hashKey(key));
+    let record = this.verified.get(key);
+    if (!record) {
+      record = this.keys.get(hashKey(key));
+      if (record && this.verified.size < VERIFIED_KEYS_LIMIT) this.verified.set(key, record);
+    }
     const account = record && this.accounts.get(record.accountId);
     if (!record || !account) throw new ApiError('invalid_api_key', 'This API key does not exist. Check it, or create one in the dashboard.');
     if (record.revokedAt) throw new ApiError('api_key_revoked', `This API key (${record.prefix}…) was revoked on ${record.revokedAt}; use another key.`);
     let usage = this.usage.get(account.id);
     if (!usage) this.usage.set(account.id, (usage = emptyUsage()));
-    const decision = admit(usage, this.plans[account.plan], now);
+    const quota = admit(usage, this.plans[account.plan], now);
     this.dirty.add(account.id);
-    if (decision.refused === 'quota_exceeded') {
-      throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${decision.headers['X-Quota-Reset']}.`, decision.headers);
+    if (quota.refused === 'quota_exceeded') {
+      throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
     }
-    if (decision.refused === 'rate_limit_exceeded') {
-      throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${this.plans[account.plan].perMinute} requests a minute; retry in ${decision.headers['Retry-After']} s.`, decision.headers);
+    if (quota.refused === 'rate_limit_exceeded') {
+      throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${quota.plan.perMinute} requests a minute; retry in ${quota.retryAfter} s.`, quotaHeaders(quota));
     }
-    return { account, headers: decision.headers };
+    return { account, quota };
   }
 
   /** Writes the changed usage records; resolves when they are committed. Flushes never overlap. */

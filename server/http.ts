@@ -7,6 +7,7 @@ import { enabled, log } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import type { PlaceCatalog } from './placeCatalog.js';
+import type { QuotaDecision } from './quota.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
 import { uWS } from './uws.js';
 
@@ -38,11 +39,26 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
 ].join(', ');
 
-/** Headers on every response: constant, so built once. */
-const COMMON_HEADERS: ReadonlyArray<readonly [string, string]> = [
+/**
+ * uWebSockets.js writes each header as `name: value\r\n`, one native call per header. Headers that we generate
+ * ourselves (constants and numbers, never anything a client sent) are written as one block of lines in one call:
+ * the name of the first, then the rest of the block as its "value". This saves about a microsecond a response.
+ */
+function headerBlock(lines: ReadonlyArray<readonly [string, string]>): readonly [string, string] {
+  const [first, ...rest] = lines;
+  return [first[0], [first[1], ...rest.map(([name, value]) => `${name}: ${value}`)].join('\r\n')];
+}
+
+/** Headers on every JSON response: constant, so built once. */
+const JSON_HEADERS = headerBlock([
+  ['Content-Type', JSON_TYPE],
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
-];
+]);
+const CORS_HEADERS = headerBlock([
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
+]);
 const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Access-Control-Allow-Methods', 'GET, OPTIONS'],
   ['Access-Control-Allow-Headers', 'Authorization, X-API-Key'],
@@ -58,6 +74,8 @@ interface Reply {
   status: number;
   body: string;
   headers?: Readonly<Record<string, string>>;
+  /** The rate-limit and quota headers, written from numbers (the hot path builds no header object). */
+  quota?: QuotaDecision;
   /** The error code, for the log line. */
   code?: ErrorCode;
 }
@@ -97,10 +115,10 @@ export function createApp(options: HttpOptions): TemplatedApp {
   };
 
   /** Renders any error as the contract's body; an unexpected one is logged with the request id. */
-  function failure(error: unknown, requestId: string, method: string, url: string, headers?: Record<string, string>): Reply {
-    if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers, ...headers });
+  function failure(error: unknown, requestId: string, method: string, url: string): Reply {
+    if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers });
     log('error', 'internal_error', { requestId, method, path: url, error: String((error as Error)?.stack ?? error) });
-    return errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`, headers);
+    return errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`);
   }
 
   function apiRequest(route: Route, rawQuery: string, credentials: Credentials, requestId: string): Reply {
@@ -108,12 +126,12 @@ export function createApp(options: HttpOptions): TemplatedApp {
     const at = now();
     // Contract order: key (401/403), limits (429), then parameters (400) and lookups (404). From here on the
     // request is counted, and every answer carries the account's rate-limit and quota headers.
-    const headers = options.access?.admit(credentials.authorization, credentials.apiKey, at).headers;
+    const quota = options.access?.admit(credentials.authorization, credentials.apiKey, at).quota;
     try {
       const params = validateParams(route.params, parseQuery(rawQuery));
-      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog })), headers };
+      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog })), quota };
     } catch (error) {
-      return failure(error, requestId, 'get', route.path, headers);
+      return { ...failure(error, requestId, 'get', route.path), quota };
     }
   }
 
@@ -137,10 +155,19 @@ export function createApp(options: HttpOptions): TemplatedApp {
   function write(res: HttpResponse, reply: Reply, requestId: string): void {
     res.cork(() => {
       res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
-      if (reply.status !== 204) res.writeHeader('Content-Type', JSON_TYPE);
-      for (const [name, value] of COMMON_HEADERS) res.writeHeader(name, value);
+      const [name, block] = reply.status === 204 ? CORS_HEADERS : JSON_HEADERS;
+      res.writeHeader(name, block);
       res.writeHeader('X-Request-Id', requestId);
-      if (reply.headers) for (const name in reply.headers) res.writeHeader(name, reply.headers[name]);
+      if (reply.headers) for (const header in reply.headers) res.writeHeader(header, reply.headers[header]);
+      const q = reply.quota;
+      if (q) {
+        // One block, as above: every value here is a number or a text of ours.
+        res.writeHeader(
+          'RateLimit-Limit',
+          `${q.plan.perMinuteText}\r\nRateLimit-Remaining: ${q.minuteRemaining}\r\nRateLimit-Reset: ${q.minuteReset}\r\n` +
+            `X-Quota-Limit: ${q.plan.perMonthText}\r\nX-Quota-Remaining: ${q.monthRemaining}\r\nX-Quota-Reset: ${q.monthReset}`,
+        );
+      }
       res.end(reply.body);
     });
   }

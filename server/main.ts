@@ -32,9 +32,16 @@ if (process.env.ACCESS_CONTROL === 'off') {
   process.stderr.write('!! ACCESS_CONTROL=off: no API keys are checked and nothing is counted. For benchmarks only.\n');
   log('error', 'access_control_off', {});
 } else {
-  accountStore = AccountStore.open(config.dataDir);
-  access = new AccessControl(accountStore, loadPlans(config.plansFile));
-  access.start();
+  try {
+    accountStore = AccountStore.open(config.dataDir);
+    access = new AccessControl(accountStore, loadPlans(config.plansFile));
+    access.start();
+  } catch (error) {
+    process.stderr.write(`error: cannot start: ${(error as Error).message}\n`);
+    log('error', 'start_failed', { error: String(error) });
+    flushLog();
+    process.exit(1);
+  }
 }
 
 const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}` };

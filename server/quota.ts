@@ -1,6 +1,7 @@
 // Per-minute limits and monthly quotas of an account (contract, "Keys, plans and limits"): a fixed 60-second
 // window that starts with the first request after the previous one ended, and the calendar month in UTC.
-// Pure: the caller owns the usage record and the clock.
+// Pure but for a cache of the current month's boundaries: the caller owns the usage record and the clock.
+// This runs on every request, so it returns numbers and reuses texts that change once a month or never.
 import type { PlanLimits } from './plans.js';
 
 const WINDOW_MS = 60_000;
@@ -16,27 +17,59 @@ export interface Usage {
 
 export type QuotaRefusal = 'rate_limit_exceeded' | 'quota_exceeded';
 
+/** A plan's limits with their header texts, made once per plan. */
+export interface PlanQuota extends PlanLimits {
+  perMinuteText: string;
+  perMonthText: string;
+}
+
+export const planQuota = (limits: PlanLimits): PlanQuota => ({
+  ...limits,
+  perMinuteText: String(limits.perMinute),
+  perMonthText: String(limits.perMonth),
+});
+
 export interface QuotaDecision {
   refused: QuotaRefusal | undefined;
-  /** The six headers of every response to a valid key, plus Retry-After on a refusal. */
-  headers: Record<string, string>;
+  plan: PlanQuota;
+  minuteRemaining: number;
+  /** Whole seconds until the per-minute window resets (≥ 1). */
+  minuteReset: number;
+  monthRemaining: number;
+  /** ISO instant of the first moment of the next UTC month. */
+  monthReset: string;
+  /** Whole seconds to wait, on a refusal (≥ 1). */
+  retryAfter: number;
 }
 
 export const emptyUsage = (): Usage => ({ month: '', monthCount: 0, windowStart: 0, windowCount: 0 });
 
-const monthOf = (now: number): string => new Date(now).toISOString().slice(0, 7);
+interface Month {
+  key: string;
+  start: number;
+  end: number;
+  endText: string;
+}
+let month: Month = { key: '', start: 0, end: 0, endText: '' };
+
+/** The UTC month around `now`; recomputed only when `now` leaves the cached one. */
+function monthAt(now: number): Month {
+  if (now >= month.start && now < month.end) return month;
+  const d = new Date(now);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  month = { key: d.toISOString().slice(0, 7), start, end, endText: new Date(end).toISOString().replace('.000Z', 'Z') };
+  return month;
+}
 
 /** The first instant of the next UTC month. */
-export function nextMonthStart(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-}
+export const nextMonthStart = (now: number): number => monthAt(now).end;
 
 /** Brings the record to `now`: a new month or an ended window starts from zero. */
 export function rollOver(usage: Usage, now: number): void {
-  const month = monthOf(now);
-  if (usage.month !== month) {
-    usage.month = month;
+  const m = monthAt(now);
+  if (usage.month !== m.key) {
+    usage.month = m.key;
     usage.monthCount = 0;
   }
   if (now >= usage.windowStart + WINDOW_MS || now < usage.windowStart) {
@@ -46,26 +79,38 @@ export function rollOver(usage: Usage, now: number): void {
 }
 
 /** Counts one request if the limits allow it; a refused request is not counted. */
-export function admit(usage: Usage, limits: PlanLimits, now: number): QuotaDecision {
+export function admit(usage: Usage, plan: PlanQuota, now: number): QuotaDecision {
   rollOver(usage, now);
+  const m = monthAt(now);
   let refused: QuotaRefusal | undefined;
-  if (usage.monthCount >= limits.perMonth) refused = 'quota_exceeded';
-  else if (usage.windowCount >= limits.perMinute) refused = 'rate_limit_exceeded';
+  if (usage.monthCount >= plan.perMonth) refused = 'quota_exceeded';
+  else if (usage.windowCount >= plan.perMinute) refused = 'rate_limit_exceeded';
   else {
     usage.monthCount++;
     usage.windowCount++;
   }
-  const monthReset = nextMonthStart(now);
-  const windowResetSeconds = Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000));
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(limits.perMinute),
-    'RateLimit-Remaining': String(Math.max(0, limits.perMinute - usage.windowCount)),
-    'RateLimit-Reset': String(windowResetSeconds),
-    'X-Quota-Limit': String(limits.perMonth),
-    'X-Quota-Remaining': String(Math.max(0, limits.perMonth - usage.monthCount)),
-    'X-Quota-Reset': new Date(monthReset).toISOString().replace('.000Z', 'Z'),
+  const minuteReset = Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000));
+  return {
+    refused,
+    plan,
+    minuteRemaining: Math.max(0, plan.perMinute - usage.windowCount),
+    minuteReset,
+    monthRemaining: Math.max(0, plan.perMonth - usage.monthCount),
+    monthReset: m.endText,
+    retryAfter: refused === 'quota_exceeded' ? Math.max(1, Math.ceil((m.end - now) / 1000)) : minuteReset,
   };
-  if (refused === 'quota_exceeded') headers['Retry-After'] = String(Math.max(1, Math.ceil((monthReset - now) / 1000)));
-  if (refused === 'rate_limit_exceeded') headers['Retry-After'] = String(windowResetSeconds);
-  return { refused, headers };
+}
+
+/** The six headers of every response to a valid key, and Retry-After on a refusal. */
+export function quotaHeaders(d: QuotaDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': d.plan.perMinuteText,
+    'RateLimit-Remaining': String(d.minuteRemaining),
+    'RateLimit-Reset': String(d.minuteReset),
+    'X-Quota-Limit': d.plan.perMonthText,
+    'X-Quota-Remaining': String(d.monthRemaining),
+    'X-Quota-Reset': d.monthReset,
+  };
+  if (d.refused) headers['Retry-After'] = String(d.retryAfter);
+  return headers;
 }

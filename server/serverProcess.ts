@@ -88,3 +88,17 @@ export async function startServerWithKey(env: Record<string, string> = {}): Prom
   const server = await startServer({ PLANS_FILE: plansFile, ...env, DATA_DIR: dataDir });
   return { server, key };
 }
+
+const CLI = fileURLToPath(new URL('../pipeline/cli.ts', import.meta.url));
+
+/** Runs the operator CLI as its own process, as an operator would; resolves with its output and exit code. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
