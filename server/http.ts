@@ -164,8 +164,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
         // One block, as above: every value here is a number or a text of ours.
         res.writeHeader(
           'RateLimit-Limit',
-          `${q.plan.perMinuteText}\r\nRateLimit-Remaining: ${q.minuteRemaining}\r\nRateLimit-Reset: ${q.minuteReset}\r\n` +
-            `X-Quota-Limit: ${q.plan.perMonthText}\r\nX-Quota-Remaining: ${q.monthRemaining}\r\nX-Quota-Reset: ${q.monthReset}`,
+          `${q.plan.perMinuteText}\r\nRateLimit-Remaining: ${q.minuteRemaining}\r\nRateLimit-Reset: ${q.minuteReset}` +
+            `${q.plan.monthLinesText}${q.monthRemaining}${q.monthResetLine}`,
         );
       }
       res.end(reply.body);

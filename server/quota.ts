@@ -21,12 +21,15 @@ export type QuotaRefusal = 'rate_limit_exceeded' | 'quota_exceeded';
 export interface PlanQuota extends PlanLimits {
   perMinuteText: string;
   perMonthText: string;
+  /** The constant stretch of the header block between the minute's and the month's numbers (http.ts). */
+  monthLinesText: string;
 }
 
 export const planQuota = (limits: PlanLimits): PlanQuota => ({
   ...limits,
   perMinuteText: String(limits.perMinute),
   perMonthText: String(limits.perMonth),
+  monthLinesText: `\r\nX-Quota-Limit: ${limits.perMonth}\r\nX-Quota-Remaining: `,
 });
 
 export interface QuotaDecision {
@@ -38,6 +41,8 @@ export interface QuotaDecision {
   monthRemaining: number;
   /** ISO instant of the first moment of the next UTC month. */
   monthReset: string;
+  /** `\r\nX-Quota-Reset: <monthReset>`, made once a month. */
+  monthResetLine: string;
   /** Whole seconds to wait, on a refusal (≥ 1). */
   retryAfter: number;
 }
@@ -49,8 +54,9 @@ interface Month {
   start: number;
   end: number;
   endText: string;
+  endLine: string;
 }
-let month: Month = { key: '', start: 0, end: 0, endText: '' };
+let month: Month = { key: '', start: 0, end: 0, endText: '', endLine: '' };
 
 /** The UTC month around `now`; recomputed only when `now` leaves the cached one. */
 function monthAt(now: number): Month {
@@ -58,7 +64,8 @@ function monthAt(now: number): Month {
   const d = new Date(now);
   const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  month = { key: d.toISOString().slice(0, 7), start, end, endText: new Date(end).toISOString().replace('.000Z', 'Z') };
+  const endText = new Date(end).toISOString().replace('.000Z', 'Z');
+  month = { key: d.toISOString().slice(0, 7), start, end, endText, endLine: `\r\nX-Quota-Reset: ${endText}` };
   return month;
 }
 
@@ -97,6 +104,7 @@ export function admit(usage: Usage, plan: PlanQuota, now: number): QuotaDecision
     minuteReset,
     monthRemaining: Math.max(0, plan.perMonth - usage.monthCount),
     monthReset: m.endText,
+    monthResetLine: m.endLine,
     retryAfter: refused === 'quota_exceeded' ? Math.max(1, Math.ceil((m.end - now) / 1000)) : minuteReset,
   };
 }
