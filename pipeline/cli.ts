@@ -5,6 +5,7 @@ import { registerAccountCommands } from '../server/accountsCli.js';
 import { loadConfig } from '../server/config.js';
 import { formatCatalogReport, runCatalogBuild } from './catalog/catalogBuild.js';
 import { CatalogInputError } from './catalog/sources.js';
+import { precompute, PrecomputeError, progressReporter } from './precompute.js';
 
 const program = new Command('cli').description('Prayer Times API operator commands').showHelpAfterError();
 
@@ -24,6 +25,43 @@ catalog
         return;
       }
       throw error;
+    }
+  });
+
+program
+  .command('precompute')
+  .description('precompute yearly timetables into a new store under DATA_DIR/timetables; it goes live when complete')
+  .option('--year <years>', 'year or comma-separated years (default: the current and the next year, UTC)')
+  .option('--methods <methods>', 'default (each place’s country default), all, or method ids separated by commas', 'default')
+  .option('--madhabs <madhabs>', 'default (each place’s country default), all, or shafi,hanafi', 'default')
+  .option('--scope <scope>', 'all, quick (all Turkish districts and the 1,000 largest cities), top:N, places:<id>,<id>, or country codes like TR,DE', 'all')
+  .option('--workers <n>', 'worker threads (default: one per core)')
+  .action(async (options: { year?: string; methods: string; madhabs: string; scope: string; workers?: string }) => {
+    const { dataDir } = loadConfig();
+    const thisYear = new Date().getUTCFullYear();
+    const years = options.year ? options.year.split(',').map(Number) : [thisYear, thisYear + 1];
+    try {
+      const summary = await precompute({
+        dataDir,
+        years,
+        methods: options.methods,
+        madhabs: options.madhabs,
+        scope: options.scope,
+        workers: options.workers ? Number(options.workers) : undefined,
+        onProgress: progressReporter(process.stderr),
+      });
+      process.stdout.write(
+        `Precomputed ${summary.done.toLocaleString('en')} place-years (${summary.places.toLocaleString('en')} places, ` +
+          `${summary.days.toLocaleString('en')} days, years ${years.join(', ')}, methods ${options.methods}, madhabs ${options.madhabs}, scope ${options.scope}) ` +
+          `in ${summary.seconds.toFixed(1)} s: ${(summary.done / summary.seconds).toFixed(0)} place-years/s.\n` +
+          `Store ${summary.build}: ${(summary.storeBytes / 1e6).toFixed(1)} MB, now live.` +
+          (summary.removedBuilds.length ? ` Removed older builds: ${summary.removedBuilds.join(', ')}.` : '') +
+          '\n',
+      );
+    } catch (error) {
+      if (!(error instanceof PrecomputeError)) throw error;
+      process.stderr.write(`precompute failed: ${error.message}\n`);
+      process.exitCode = 1;
     }
   });
 

@@ -36,9 +36,47 @@ export function canonicalZoneName(name: string): string | undefined {
   }
 }
 
-/** Offset from UTC in minutes of `zoneName` at the instant `ms`. */
+/**
+ * A zone's offsets over one UTC day: one number when it holds all day, else the offsets before and after a
+ * transition and the transition's instant (zones change offset on whole minutes, at most once a day).
+ */
+type DayOffsets = number | { before: number; after: number; at: number };
+
+const OFFSET_CACHE_DAYS = 200_000;
+const offsetDays = new Map<string, Map<number, DayOffsets>>();
+
+function dayOffsets(zoneName: string, day: number): DayOffsets {
+  let days = offsetDays.get(zoneName);
+  if (!days) offsetDays.set(zoneName, (days = new Map()));
+  let found = days.get(day);
+  if (found === undefined) {
+    const z = zone(zoneName);
+    const start = day * DAY_MS;
+    const before = z.offset(start);
+    const after = z.offset(start + DAY_MS - MINUTE_MS);
+    if (before === after) found = before;
+    else {
+      // The first minute with the new offset.
+      let lo = 0;
+      let hi = 1439;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (z.offset(start + mid * MINUTE_MS) === before) lo = mid + 1;
+        else hi = mid;
+      }
+      found = { before, after, at: start + lo * MINUTE_MS };
+    }
+    if (days.size >= OFFSET_CACHE_DAYS) days.clear();
+    days.set(day, found);
+  }
+  return found;
+}
+
+/** Offset from UTC in minutes of `zoneName` at the instant `ms` (luxon's, remembered per zone and UTC day). */
 export function offsetMinutes(zoneName: string, ms: number): number {
-  return zone(zoneName).offset(ms);
+  const offsets = dayOffsets(zoneName, Math.floor(ms / DAY_MS));
+  if (typeof offsets === 'number') return offsets;
+  return Math.floor(ms / MINUTE_MS) * MINUTE_MS < offsets.at ? offsets.before : offsets.after;
 }
 
 const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;

@@ -35,7 +35,7 @@ function queries(length: number): string[] {
 
 function serve(q: string): string {
   const params = validateParams(route.params, parseQuery(`q=${encodeURIComponent(q)}`));
-  return JSON.stringify(route.handle(params, { now: Date.now(), catalog }));
+  return JSON.stringify(route.handle(params, { now: Date.now(), catalog, store: undefined }));
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -6,6 +6,7 @@ import { ApiError, errorBody, type ErrorCode, type ErrorLinks } from './errors.j
 import { enabled, log } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
+import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import type { QuotaDecision } from './quota.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
@@ -85,6 +86,8 @@ export interface ServerState {
   serving: boolean;
   /** The place catalog, when one has been built. */
   catalog: PlaceCatalog | undefined;
+  /** The live precomputed timetables, when there are any for the catalog. */
+  store: TimetableReader | undefined;
   /** The body of GET /healthz. */
   health(): object;
 }
@@ -129,7 +132,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     const quota = options.access?.admit(credentials.authorization, credentials.apiKey, at).quota;
     try {
       const params = validateParams(route.params, parseQuery(rawQuery));
-      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog })), quota };
+      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog, store: options.state.store })), quota };
     } catch (error) {
       return { ...failure(error, requestId, 'get', route.path), quota };
     }

@@ -29,6 +29,8 @@ export interface Place {
   timeZone: string;
   /** ISO 3166 alpha-2, when known: it picks the default method and madhab. */
   country: string | undefined;
+  /** The catalog place's id, when the request named one: its precomputed timetables may answer. */
+  placeId?: string;
 }
 
 export interface LocationInput {
@@ -83,6 +85,7 @@ export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undef
       longitude: place.longitude,
       timeZone: place.timeZone,
       country: place.country,
+      placeId: place.id,
     };
   }
   if (lat === undefined || lon === undefined) {

@@ -6,6 +6,8 @@ import { AccessControl } from './access.js';
 import { AccountStore } from './accountStore.js';
 import { PlaceCatalog } from './placeCatalog.js';
 import { loadPlans } from './plans.js';
+import { StoreFollower } from './storeFollower.js';
+import { timetableCounts } from './timetables.js';
 import { usingFallback, uWS } from './uws.js';
 
 const config = loadConfig();
@@ -23,7 +25,15 @@ if (usingFallback) {
 const state: ServerState = {
   serving: false,
   catalog: undefined,
-  health: () => ({ status: 'ok', catalogBuiltAt: state.catalog?.builtAt ?? null, dataBuiltAt: null, years: [] }),
+  store: undefined,
+  health: () => ({
+    status: 'ok',
+    catalogBuiltAt: state.catalog?.builtAt ?? null,
+    dataBuiltAt: state.store?.meta.builtAt ?? null,
+    years: state.store?.meta.years ?? [],
+    precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears } : null,
+    answers: { ...timetableCounts },
+  }),
 };
 
 let access: AccessControl | undefined;
@@ -58,6 +68,8 @@ try {
 } catch (error) {
   log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
 }
+const storeFollower = new StoreFollower(config.dataDir, state);
+storeFollower.start();
 
 let listenSocket: unknown;
 app.listen(config.host, config.port, (socket) => {
@@ -86,6 +98,7 @@ async function stop(signal: string): Promise<void> {
   try {
     await access?.stop();
     await accountStore?.close();
+    await storeFollower.stop();
   } catch (error) {
     log('error', 'stop_failed', { error: String(error) });
   }

@@ -9,6 +9,7 @@ import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
 import { ApiError } from './errors.js';
 import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
 import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
+import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import { dayRecords } from './timetables.js';
 
@@ -17,6 +18,8 @@ export interface RequestContext {
   now: number;
   /** The place catalog, once built. */
   catalog: PlaceCatalog | undefined;
+  /** The precomputed timetables, when there are any for this catalog. */
+  store: TimetableReader | undefined;
 }
 
 export interface Route<P extends ParamSpecs = ParamSpecs> {
@@ -80,7 +83,7 @@ export const ROUTES = [
       const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
-      const [day] = dayRecords(place, calc.method, calc.madhab, date, 1, true);
+      const [day] = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true).days;
       return {
         location: place.location,
         method: methodObject(calc.method),
@@ -112,7 +115,7 @@ export const ROUTES = [
       const today = localDate(ctx.now, place.timeZone);
       const year = p.year ?? today.year;
       const month = p.month ?? today.month;
-      const days = dayRecords(place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
+      const { days } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
       return {
         location: place.location,
         method: methodObject(calc.method),
@@ -137,7 +140,8 @@ export const ROUTES = [
       const calc = calculationFor(p, place);
       const now = Math.floor(ctx.now / 1000) * 1000;
       const today = localDate(now, place.timeZone);
-      const prayers = dayRecords(place, calc.method, calc.madhab, addDays(today, -1), 3, false)
+      const prayers = dayRecords(ctx, place, calc.method, calc.madhab, addDays(today, -1), 3, false)
+        .days
         .flatMap((day) => NEXT_PRAYERS.map((prayer) => ({ prayer, time: day.times[prayer], iso: day.iso[prayer], at: Date.parse(day.iso[prayer]) })))
         .sort((a, b) => a.at - b.at);
       const next = prayers.find((x) => x.at > now);

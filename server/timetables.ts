@@ -1,18 +1,61 @@
-// Day records for a place: computed live here; the precomputed store will answer first once it exists.
-import type { CalendarDate } from '../pipeline/calendarDate.js';
+// Day records for a place: from the precomputed store when it holds the place, method, madhab and years asked for,
+// else computed live. Both paths build the records with the same dayRecord(), from the same DayTimes, so they
+// answer alike (a test compares them over many places and dates).
+import { toEpochDay, type CalendarDate } from '../pipeline/calendarDate.js';
 import { dayRecord, type DayRecord } from '../pipeline/dayRecord.js';
 import type { Madhab, MethodDefinition } from '../pipeline/methods.js';
-import { computeTimetable } from '../pipeline/prayerTimes.js';
+import { computeTimetable, type DayTimes } from '../pipeline/prayerTimes.js';
+import { decodeDays } from '../pipeline/timetableCodec.js';
+import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { Place } from './location.js';
 
+export interface TimetableSource {
+  /** The live store, when there is one built from the catalog the server uses. */
+  store: TimetableReader | undefined;
+}
+
+/** How many answers came from the store and how many were computed (shown by /healthz). */
+export const timetableCounts = { store: 0, live: 0 };
+
+/** Days from the store, or undefined when any of them is not there. */
+function storedDays(store: TimetableReader, placeId: string, method: MethodDefinition, madhab: Madhab, first: CalendarDate, count: number): DayTimes[] | undefined {
+  const days: DayTimes[] = [];
+  let epochDay = toEpochDay(first);
+  const last = epochDay + count - 1;
+  let year = first.year;
+  while (epochDay <= last) {
+    const bytes = store.get(placeId, method.id, madhab, year);
+    if (!bytes) return undefined;
+    const yearStart = toEpochDay({ year, month: 1, day: 1 });
+    const nextYearStart = toEpochDay({ year: year + 1, month: 1, day: 1 });
+    const upTo = Math.min(last, nextYearStart - 1);
+    days.push(...decodeDays(bytes, method, epochDay - yearStart, upTo - epochDay + 1));
+    epochDay = upTo + 1;
+    year++;
+  }
+  return days;
+}
+
 export function dayRecords(
+  source: TimetableSource,
   place: Place,
   method: MethodDefinition,
   madhab: Madhab,
   first: CalendarDate,
   count: number,
   withExtras: boolean,
-): DayRecord[] {
-  const query = { latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone, method, madhab };
-  return computeTimetable(query, first, count, withExtras).map((day) => dayRecord(day, place.timeZone));
+): { days: DayRecord[]; fromStore: boolean } {
+  const stored = source.store && place.placeId ? storedDays(source.store, place.placeId, method, madhab, first, count) : undefined;
+  const days =
+    stored ??
+    computeTimetable(
+      { latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone, method, madhab },
+      first,
+      count,
+      withExtras,
+    );
+  if (stored) timetableCounts.store++;
+  else timetableCounts.live++;
+  // Stored days carry their extras; a live month leaves them out, and a month response does not show them.
+  return { days: days.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore: stored !== undefined };
 }

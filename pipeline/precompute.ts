@@ -1,0 +1,198 @@
+// `precompute`: yearly timetables for the catalog's places, by method and madhab, into a new store that becomes the
+// live one when complete. Work is spread over worker threads, one per core; the main thread writes to LMDB.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { StoredPlace } from './catalog/catalogFile.js';
+import { readCatalog } from './catalog/catalogFile.js';
+import { defaultMadhab, defaultMethodId } from './countryDefaults.js';
+import { MADHABS, METHOD_IDS, type Madhab } from './methods.js';
+import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
+import { currentBuild, directorySize, removeOldBuilds, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
+
+export interface PrecomputeOptions {
+  dataDir: string;
+  years: number[];
+  /** `default` (each place's country default), `all`, or ids. */
+  methods: string;
+  /** `default`, `all`, or madhabs. */
+  madhabs: string;
+  /** `all`, `quick` (Turkish districts and the largest cities), `top:N`, `places:<id>,<id>`, or country codes (`TR,DE`). */
+  scope: string;
+  workers?: number;
+  /** Called often with the progress so far. */
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  days: number;
+  seconds: number;
+}
+
+export interface PrecomputeSummary extends Progress {
+  places: number;
+  build: string;
+  storeBytes: number;
+  removedBuilds: string[];
+}
+
+const QUICK_LARGEST_CITIES = 1000;
+const JOBS_PER_MESSAGE = 16;
+const MAX_QUEUED_WRITES = 4000;
+
+export class PrecomputeError extends Error {}
+
+export function selectPlaces(places: readonly StoredPlace[], scope: string): StoredPlace[] {
+  const byPopulation = () => [...places].filter((p) => p.type === 'city').sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
+  if (scope === 'all') return [...places];
+  if (scope === 'quick') {
+    const districts = places.filter((p) => p.type === 'district');
+    return [...districts, ...byPopulation().slice(0, QUICK_LARGEST_CITIES)];
+  }
+  const top = /^top:(\d+)$/.exec(scope);
+  if (top) return byPopulation().slice(0, Number(top[1]));
+  if (scope.startsWith('places:')) {
+    const ids = scope.slice('places:'.length).split(',');
+    const found = places.filter((p) => ids.includes(p.id));
+    const missing = ids.filter((id) => !found.some((p) => p.id === id));
+    if (missing.length) throw new PrecomputeError(`no catalog place with id ${missing.join(', ')}`);
+    return found;
+  }
+  const countries = scope.split(',').map((c) => c.trim().toUpperCase());
+  if (countries.every((c) => /^[A-Z]{2}$/.test(c))) return places.filter((p) => countries.includes(p.country));
+  throw new PrecomputeError(`--scope must be all, quick, top:N, places:<id>,<id> or country codes like TR,DE; not "${scope}"`);
+}
+
+function chosen<T extends string>(option: string, all: readonly T[], what: string): T[] | 'default' {
+  if (option === 'default') return 'default';
+  if (option === 'all') return [...all];
+  const list = option.split(',').map((x) => x.trim()) as T[];
+  const unknown = list.filter((x) => !all.includes(x));
+  if (unknown.length) throw new PrecomputeError(`unknown ${what}: ${unknown.join(', ')} (${what}s: ${all.join(', ')}, or all, or default)`);
+  return list;
+}
+
+export function planJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): PrecomputeJob[] {
+  const methods = chosen(options.methods, METHOD_IDS, 'method');
+  const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
+  const jobs: PrecomputeJob[] = [];
+  for (const place of places) {
+    for (const method of methods === 'default' ? [defaultMethodId(place.country)] : methods) {
+      for (const madhab of madhabs === 'default' ? [defaultMadhab(place.country)] : madhabs) {
+        for (const year of options.years) {
+          jobs.push({
+            key: timetableKey(place.id, method, madhab, year),
+            latitude: place.latitude,
+            longitude: place.longitude,
+            timeZone: place.timeZone,
+            method,
+            madhab,
+            year,
+          });
+        }
+      }
+    }
+  }
+  return jobs;
+}
+
+export async function precompute(options: PrecomputeOptions): Promise<PrecomputeSummary> {
+  const catalog = readCatalog(options.dataDir);
+  if (!catalog) throw new PrecomputeError(`no catalog under ${options.dataDir}; build it first: npm run cli -- catalog build`);
+  if (options.years.some((y) => !Number.isInteger(y) || y < 1900 || y > 2100)) throw new PrecomputeError('years must be 1900 to 2100');
+  const places = selectPlaces(catalog.places, options.scope);
+  const jobs = planJobs(places, options);
+  const live = currentBuild(options.dataDir);
+  // Leftovers of runs that never finished (and builds older than the live one) go before a new one starts.
+  removeOldBuilds(options.dataDir, new Set(live ? [live] : []));
+
+  const writer = TimetableWriter.create(options.dataDir);
+  const started = performance.now();
+  const progress: Progress = { done: 0, total: jobs.length, days: 0, seconds: 0 };
+  const workerCount = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(jobs.length / JOBS_PER_MESSAGE)));
+  // Workers run TypeScript through tsx like the main thread (see precomputeWorkerEntry.mjs).
+  const workers = Array.from({ length: workerCount }, () => new Worker(new URL('./precomputeWorkerEntry.mjs', import.meta.url)));
+  const writes: Promise<boolean>[] = [];
+  try {
+    let next = 0;
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const send = () => {
+              if (next >= jobs.length) return false;
+              worker.postMessage(jobs.slice(next, next + JOBS_PER_MESSAGE));
+              next += JOBS_PER_MESSAGE;
+              return true;
+            };
+            let inFlight = 0;
+            worker.on('error', reject);
+            worker.on('exit', (code) => code !== 0 && reject(new Error(`precompute worker exited with ${code}`)));
+            worker.on('message', async (results: PrecomputeResult[]) => {
+              inFlight--;
+              for (const r of results) {
+                writes.push(writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)));
+                progress.days += r.days;
+              }
+              progress.done += results.length;
+              progress.seconds = (performance.now() - started) / 1000;
+              options.onProgress?.(progress);
+              if (writer.queued > MAX_QUEUED_WRITES) await writes[writes.length - 1];
+              if (send()) inFlight++;
+              if (inFlight === 0) resolve();
+            });
+            // Two messages in flight keep a worker busy while the main thread writes.
+            for (let i = 0; i < 2; i++) if (send()) inFlight++;
+            if (inFlight === 0) resolve();
+          }),
+      ),
+    );
+    await Promise.all(writes);
+  } catch (error) {
+    await Promise.all(workers.map((w) => w.terminate()));
+    await writer.abort();
+    throw error;
+  }
+  await Promise.all(workers.map((w) => w.terminate()));
+  const meta: StoreMeta = {
+    builtAt: new Date().toISOString(),
+    catalogBuiltAt: catalog.builtAt,
+    years: [...options.years].sort(),
+    scope: options.scope,
+    methods: options.methods,
+    madhabs: options.madhabs,
+    places: places.length,
+    placeYears: jobs.length,
+  };
+  await writer.finish(meta);
+  const storeBytes = directorySize(writer.directory);
+  // The build that was live a moment ago stays for a while: a server may still be reading it.
+  const removedBuilds = removeOldBuilds(options.dataDir, new Set([writer.name, ...(live ? [live] : [])]));
+  progress.seconds = (performance.now() - started) / 1000;
+  return { ...progress, places: places.length, build: writer.name, storeBytes, removedBuilds };
+}
+
+/** Progress for people: a bar with rate and ETA on a terminal, a plain line every few seconds otherwise. */
+export function progressReporter(stream: NodeJS.WriteStream): (p: Progress) => void {
+  let lastLine = 0;
+  const tty = stream.isTTY;
+  return (p) => {
+    const now = performance.now();
+    const finished = p.done === p.total;
+    if (!finished && now - lastLine < (tty ? 200 : 5000)) return;
+    lastLine = now;
+    const rate = p.seconds > 0 ? p.done / p.seconds : 0;
+    const eta = rate > 0 ? (p.total - p.done) / rate : 0;
+    const fraction = p.total ? p.done / p.total : 1;
+    const clock = (s: number) => (s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.round(s)}s`);
+    const text = `${(fraction * 100).toFixed(1).padStart(5)}% ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')} place-years  ${rate.toFixed(0)}/s  ETA ${clock(eta)}`;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round(fraction * width);
+      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${text}${finished ? '\n' : ''}`);
+    } else {
+      stream.write(`precompute ${text}\n`);
+    }
+  };
+}

@@ -1,0 +1,32 @@
+// A precompute worker thread: computes whole years for the jobs it is sent and returns them encoded.
+import { parentPort } from 'node:worker_threads';
+import type { Madhab } from './methods.js';
+import { methodById } from './methods.js';
+import { computeTimetable } from './prayerTimes.js';
+import { daysInYear, encodeYear } from './timetableCodec.js';
+
+export interface PrecomputeJob {
+  key: string;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+  method: string;
+  madhab: Madhab;
+  year: number;
+}
+
+export interface PrecomputeResult {
+  key: string;
+  bytes: Uint8Array;
+  days: number;
+}
+
+parentPort!.on('message', (jobs: PrecomputeJob[]) => {
+  const results: PrecomputeResult[] = jobs.map((job) => {
+    const query = { latitude: job.latitude, longitude: job.longitude, timeZone: job.timeZone, method: methodById(job.method), madhab: job.madhab };
+    const days = computeTimetable(query, { year: job.year, month: 1, day: 1 }, daysInYear(job.year), true);
+    const encoded = encodeYear(job.year, days);
+    return { key: job.key, bytes: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength), days: days.length };
+  });
+  parentPort!.postMessage(results);
+});

@@ -1,0 +1,100 @@
+// A year of computed days (DayTimes) as compact bytes for the store, and back, exactly: every stored time is a
+// whole minute, kept as minutes from the UTC midnight of its local date.
+//
+// Layout: a header [format, year, days], then for each of the 11 series (the six prayers and the five extras) the
+// day-to-day differences of its minutes as int16 (small numbers, which LMDB's lz4 compresses well), then one byte
+// a day of `estimated` flags and one of which extras exist. Imsak is not stored: it follows from fajr and the method.
+import { addDays, type CalendarDate, toEpochDay } from './calendarDate.js';
+import { PRAYERS, TIME_NAMES, type MethodDefinition, type TimeName } from './methods.js';
+import { EXTRA_NAMES, type DayTimes } from './prayerTimes.js';
+
+const FORMAT = 1;
+const HEADER_INT16 = 3;
+const SERIES = [...PRAYERS, ...EXTRA_NAMES] as const;
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1440;
+
+const utcMidnightMinutes = (d: CalendarDate): number => toEpochDay(d) * DAY_MINUTES;
+
+export function daysInYear(year: number): number {
+  return toEpochDay({ year: year + 1, month: 1, day: 1 }) - toEpochDay({ year, month: 1, day: 1 });
+}
+
+/** Encodes the days of one calendar year, 1 January first. */
+export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
+  const n = days.length;
+  if (n !== daysInYear(year) || days[0].date.month !== 1 || days[0].date.day !== 1 || days[0].date.year !== year) {
+    throw new Error(`encodeYear(${year}) needs the whole year from 1 January, got ${n} days`);
+  }
+  const values = new Int16Array(HEADER_INT16 + SERIES.length * n);
+  values[0] = FORMAT;
+  values[1] = year;
+  values[2] = n;
+  const flags = new Uint8Array(2 * n);
+  SERIES.forEach((name, s) => {
+    let previous = 0;
+    for (let i = 0; i < n; i++) {
+      const day = days[i];
+      const at = s < PRAYERS.length ? day.times[name as TimeName] : day.extras[name as (typeof EXTRA_NAMES)[number]];
+      // A missing extra repeats the previous value (difference 0); its flag says it is absent.
+      const minutes = at === undefined ? previous : at / MINUTE_MS - utcMidnightMinutes(day.date);
+      const delta = minutes - previous;
+      if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) throw new Error(`${name} on ${day.date.year}-${day.date.month}-${day.date.day} cannot be stored`);
+      values[HEADER_INT16 + s * n + i] = delta;
+      previous = minutes;
+    }
+  });
+  days.forEach((day, i) => {
+    flags[i] = TIME_NAMES.reduce((bits, name, b) => (day.estimated.includes(name) ? bits | (1 << b) : bits), 0);
+    flags[n + i] = EXTRA_NAMES.reduce((bits, name, b) => (day.extras[name] !== undefined ? bits | (1 << b) : bits), 0);
+  });
+  return Buffer.concat([Buffer.from(values.buffer), Buffer.from(flags.buffer)]);
+}
+
+/** Decodes `count` days from day `first` (0 = 1 January) of a stored year. */
+export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: number, count: number): DayTimes[] {
+  // Copy into an aligned buffer: LMDB hands out bytes at any offset.
+  const aligned = new Uint8Array(bytes.length);
+  aligned.set(bytes);
+  const header = new Int16Array(aligned.buffer, 0, HEADER_INT16);
+  if (header[0] !== FORMAT) throw new Error(`stored timetable of format ${header[0]}, expected ${FORMAT}`);
+  const year = header[1];
+  const n = header[2];
+  if (first < 0 || first + count > n) throw new Error(`days ${first}..${first + count} are outside the stored ${n}`);
+  const values = new Int16Array(aligned.buffer, HEADER_INT16 * 2, SERIES.length * n);
+  const flags = new Uint8Array(aligned.buffer, (HEADER_INT16 + SERIES.length * n) * 2, 2 * n);
+  const minutes = SERIES.map((_, s) => {
+    const out = new Int32Array(count);
+    let value = 0;
+    for (let i = 0; i < first + count; i++) {
+      value += values[s * n + i];
+      if (i >= first) out[i - first] = value;
+    }
+    return out;
+  });
+  const januaryFirst: CalendarDate = { year, month: 1, day: 1 };
+  const days: DayTimes[] = [];
+  for (let k = 0; k < count; k++) {
+    const date = addDays(januaryFirst, first + k);
+    const base = utcMidnightMinutes(date);
+    const at = (s: number) => (base + minutes[s][k]) * MINUTE_MS;
+    const fajr = at(0);
+    const times = {
+      imsak: method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
+      fajr,
+      sunrise: at(1),
+      dhuhr: at(2),
+      asr: at(3),
+      maghrib: at(4),
+      isha: at(5),
+    };
+    const estimatedBits = flags[first + k];
+    const extrasBits = flags[n + first + k];
+    const extras: DayTimes['extras'] = {};
+    EXTRA_NAMES.forEach((name, b) => {
+      if (extrasBits & (1 << b)) extras[name] = at(PRAYERS.length + b);
+    });
+    days.push({ date, times, estimated: TIME_NAMES.filter((_, b) => estimatedBits & (1 << b)), extras });
+  }
+  return days;
+}

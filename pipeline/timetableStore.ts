@@ -1,0 +1,143 @@
+// The store of precomputed timetables: LMDB environments under DATA_DIR/timetables, one per precompute run
+// (`build-…`), and a small file `current` naming the live one. A run writes its own environment and, only when
+// complete, replaces `current` atomically (write beside, rename over); a run killed halfway leaves `current`, and
+// so the live store, as it was. Servers follow `current`.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export interface StoreMeta {
+  builtAt: string;
+  /** The catalog the places came from: a server uses the store only with the same catalog. */
+  catalogBuiltAt: string;
+  years: number[];
+  scope: string;
+  /** Methods stored: `default` (each place's country default) or a list of ids. */
+  methods: string;
+  madhabs: string;
+  places: number;
+  placeYears: number;
+}
+
+const CURRENT = 'current';
+const META_KEY = '\u0000meta';
+
+export const timetablesDir = (dataDir: string): string => path.join(dataDir, 'timetables');
+
+export const timetableKey = (placeId: string, method: string, madhab: string, year: number): string =>
+  `${placeId}/${method}/${madhab}/${year}`;
+
+/** The name of the live build, if there is one. */
+export function currentBuild(dataDir: string): string | undefined {
+  const file = path.join(timetablesDir(dataDir), CURRENT);
+  if (!existsSync(file)) return undefined;
+  const name = readFileSync(file, 'utf8').trim();
+  return /^build-[\w.-]+$/.test(name) && existsSync(path.join(timetablesDir(dataDir), name)) ? name : undefined;
+}
+
+function openEnvironment(dir: string, readOnly: boolean): { root: RootDatabase; days: Database<Buffer, string> } {
+  // lz4 for values above 1 KB: a stored year (about 9 KB) shrinks severalfold, its day-to-day differences being small.
+  const root = open({ path: dir, compression: { threshold: 1000 }, readOnly, maxDbs: 2 });
+  return { root, days: root.openDB<Buffer, string>({ name: 'days', encoding: 'binary', compression: { threshold: 1000 } }) };
+}
+
+export class TimetableWriter {
+  private pending = 0;
+  private constructor(
+    readonly dataDir: string,
+    readonly name: string,
+    private readonly root: RootDatabase,
+    private readonly days: Database<Buffer, string>,
+  ) {}
+
+  static create(dataDir: string): TimetableWriter {
+    const base = timetablesDir(dataDir);
+    mkdirSync(base, { recursive: true });
+    const name = `build-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+    const dir = path.join(base, name);
+    mkdirSync(dir);
+    const { root, days } = openEnvironment(dir, false);
+    return new TimetableWriter(dataDir, name, root, days);
+  }
+
+  get directory(): string {
+    return path.join(timetablesDir(this.dataDir), this.name);
+  }
+
+  /** Queues a write; resolves when it is committed. Callers await now and then to bound what is queued. */
+  put(key: string, bytes: Buffer): Promise<boolean> {
+    this.pending++;
+    return this.days.put(key, bytes).finally(() => this.pending--);
+  }
+
+  get queued(): number {
+    return this.pending;
+  }
+
+  /** Writes the meta record, flushes, and makes this build the live one. */
+  async finish(meta: StoreMeta): Promise<void> {
+    await this.root.put(META_KEY, meta);
+    await this.root.flushed;
+    await this.root.close();
+    const base = timetablesDir(this.dataDir);
+    const temporary = path.join(base, `${CURRENT}.${process.pid}.tmp`);
+    writeFileSync(temporary, this.name + '\n');
+    renameSync(temporary, path.join(base, CURRENT));
+  }
+
+  async abort(): Promise<void> {
+    await this.root.close();
+    rmSync(this.directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes builds that are neither live nor the one before it (a server may still be reading that one for a
+ * second), and leftovers of runs that never finished.
+ */
+export function removeOldBuilds(dataDir: string, keep: ReadonlySet<string>): string[] {
+  const base = timetablesDir(dataDir);
+  if (!existsSync(base)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(base)) {
+    if (!name.startsWith('build-') || keep.has(name)) continue;
+    rmSync(path.join(base, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+export function directorySize(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((total, f) => total + statSync(path.join(dir, f)).size, 0);
+}
+
+export class TimetableReader {
+  private constructor(
+    readonly name: string,
+    readonly meta: StoreMeta,
+    private readonly root: RootDatabase,
+    private readonly days: Database<Buffer, string>,
+  ) {}
+
+  /** Opens the live build, or returns undefined when there is none. */
+  static openCurrent(dataDir: string): TimetableReader | undefined {
+    const name = currentBuild(dataDir);
+    if (!name) return undefined;
+    const { root, days } = openEnvironment(path.join(timetablesDir(dataDir), name), true);
+    const meta = root.get(META_KEY) as StoreMeta | undefined;
+    if (!meta) {
+      void root.close();
+      throw new Error(`timetable store ${name} has no meta record`);
+    }
+    return new TimetableReader(name, meta, root, days);
+  }
+
+  get(placeId: string, method: string, madhab: string, year: number): Buffer | undefined {
+    return this.days.getBinary(timetableKey(placeId, method, madhab, year));
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}
