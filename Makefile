@@ -4,6 +4,7 @@
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
 CATALOG := $(DATA_DIR)/catalog/catalog.msgpack
+STORE := $(DATA_DIR)/timetables/current
 
 install: $(NPM_STAMP)
 
@@ -20,7 +21,12 @@ $(CATALOG): | $(NPM_STAMP)
 catalog: install
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
 
-run: install $(CATALOG)
+# A first store for a fresh clone: all Turkish districts and the 1,000 largest cities, this year and next (about
+# 15 s). `make precompute` builds the full default.
+$(STORE): | $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute --scope quick
+
+run: install $(CATALOG) $(STORE)
 	@DATA_DIR=$(DATA_DIR) npm run -s cli -- demo
 	DATA_DIR=$(DATA_DIR) npm start
 
@@ -28,8 +34,10 @@ test: install
 	npm run typecheck
 	npm test
 
-precompute: install
-	@echo "make precompute: not available yet (issue 5, precompute yearly timetables into LMDB)." >&2; exit 2
+# The nightly job: every catalog place, the current and the next year, each place's default method and madhab,
+# into a new store that goes live when complete (running servers switch to it within a second).
+precompute: install $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute
 
 bench: install
 	@echo "make bench: not available yet (issue 8, benchmarks, load and faults)." >&2; exit 2

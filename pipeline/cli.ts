@@ -50,9 +50,10 @@ program
         workers: options.workers ? Number(options.workers) : undefined,
         onProgress: progressReporter(process.stderr),
       });
+      const scope = options.scope.length > 60 ? `${options.scope.slice(0, 40)}… (${summary.places} places)` : options.scope;
       process.stdout.write(
         `Precomputed ${summary.done.toLocaleString('en')} place-years (${summary.places.toLocaleString('en')} places, ` +
-          `${summary.days.toLocaleString('en')} days, years ${years.join(', ')}, methods ${options.methods}, madhabs ${options.madhabs}, scope ${options.scope}) ` +
+          `${summary.days.toLocaleString('en')} days, years ${years.join(', ')}, methods ${options.methods}, madhabs ${options.madhabs}, scope ${scope}) ` +
           `in ${summary.seconds.toFixed(1)} s: ${(summary.done / summary.seconds).toFixed(0)} place-years/s.\n` +
           `Store ${summary.build}: ${(summary.storeBytes / 1e6).toFixed(1)} MB, now live.` +
           (summary.removedBuilds.length ? ` Removed older builds: ${summary.removedBuilds.join(', ')}.` : '') +

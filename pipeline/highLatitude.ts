@@ -10,7 +10,7 @@
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
-import { PRAYERS, type Adjustments } from './methods.js';
+import { PRAYERS, type Adjustments, type Prayer } from './methods.js';
 import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
@@ -79,9 +79,14 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
     }
   }
 
-  // Without sunrise or sunset adhan's shadow formula still returns an "asr" (in polar night, when the sun
-  // sinks a little further below the horizon); there is no shadow to measure, so asr is resolved too.
-  if (!finite(events.sunrise) || !finite(events.sunset)) events.asr = NaN;
+  // Asr is when a shadow has grown by its object's length; it exists only if the sun stands above the horizon at
+  // noon. Where it does not (polar night, or at the polar circle, where only refraction lifts it into view) adhan's
+  // formula still returns a time, which falls outside the afternoon (before dhuhr, even weeks away): that asr does
+  // not exist, and is resolved like the other missing events.
+  // (Compared after the method's adjustments: Moonsighting's dhuhr +5 must not pass an asr just after noon.)
+  const adjusted = (n: Prayer, t: number) => t + (method.adjustments[n] ?? 0) * MINUTE_MS;
+  const asr = adjusted('asr', events.asr);
+  if (!(asr > adjusted('dhuhr', events.dhuhr) && asr < adjusted('maghrib', events.maghrib))) events.asr = NaN;
   if (EVENT_NAMES.some((n) => !finite(events[n]))) {
     const resolved = nearestCompleteDay(latitude, method.adjustments, (lat) => at(lat, PolarCircleResolution.Unresolved));
     resolvePolarDay(events, estimated, resolved, method.adjustments);

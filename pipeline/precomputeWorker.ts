@@ -24,8 +24,15 @@ export interface PrecomputeResult {
 parentPort!.on('message', (jobs: PrecomputeJob[]) => {
   const results: PrecomputeResult[] = jobs.map((job) => {
     const query = { latitude: job.latitude, longitude: job.longitude, timeZone: job.timeZone, method: methodById(job.method), madhab: job.madhab };
-    const days = computeTimetable(query, { year: job.year, month: 1, day: 1 }, daysInYear(job.year), true);
-    const encoded = encodeYear(job.year, days);
+    let encoded: Buffer;
+    let days;
+    try {
+      days = computeTimetable(query, { year: job.year, month: 1, day: 1 }, daysInYear(job.year), true);
+      encoded = encodeYear(job.year, days);
+    } catch (error) {
+      // Name the job: a place that cannot be computed is a bug to fix, and the run must say which.
+      throw new Error(`${job.key} (${job.latitude}, ${job.longitude}, ${job.timeZone}): ${(error as Error).message}`);
+    }
     return { key: job.key, bytes: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength), days: days.length };
   });
   parentPort!.postMessage(results);

@@ -71,8 +71,8 @@ export class AccessControl {
     }
   }
 
-  /** Authenticates (401/403) and counts against the account's limits (429); throws the contract's errors. */
-  admit(authorization: string, xApiKey: string, now: number): Admission {
+  /** The account of a request's key; throws 401 or 403 as the contract says. */
+  authenticate(authorization: string, xApiKey: string): Account {
     const key = keyFromHeaders(authorization, xApiKey);
     if (key === undefined) {
       throw new ApiError('missing_api_key', 'An API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".');
@@ -85,9 +85,14 @@ export class AccessControl {
     const account = record && this.accounts.get(record.accountId);
     if (!record || !account) throw new ApiError('invalid_api_key', 'This API key does not exist. Check it, or create one in the dashboard.');
     if (record.revokedAt) throw new ApiError('api_key_revoked', `This API key (${record.prefix}…) was revoked on ${record.revokedAt}; use another key.`);
+    return account;
+  }
+
+  /** Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit. */
+  count(account: Account, now: number, requests = 1): QuotaDecision {
     let usage = this.usage.get(account.id);
     if (!usage) this.usage.set(account.id, (usage = emptyUsage()));
-    const quota = admit(usage, this.plans[account.plan], now);
+    const quota = admit(usage, this.plans[account.plan], now, requests);
     this.dirty.add(account.id);
     if (quota.refused === 'quota_exceeded') {
       throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
@@ -95,7 +100,13 @@ export class AccessControl {
     if (quota.refused === 'rate_limit_exceeded') {
       throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${quota.plan.perMinute} requests a minute; retry in ${quota.retryAfter} s.`, quotaHeaders(quota));
     }
-    return { account, quota };
+    return quota;
+  }
+
+  /** Authenticates (401/403) and counts one request against the account's limits (429). */
+  admit(authorization: string, xApiKey: string, now: number): Admission {
+    const account = this.authenticate(authorization, xApiKey);
+    return { account, quota: this.count(account, now) };
   }
 
   /** Writes the changed usage records; resolves when they are committed. Flushes never overlap. */

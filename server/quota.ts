@@ -85,16 +85,19 @@ export function rollOver(usage: Usage, now: number): void {
   }
 }
 
-/** Counts one request if the limits allow it; a refused request is not counted. */
-export function admit(usage: Usage, plan: PlanQuota, now: number): QuotaDecision {
+/**
+ * Counts `requests` (one, or the tool calls of one MCP message) if the limits allow them all; what is refused is
+ * not counted.
+ */
+export function admit(usage: Usage, plan: PlanQuota, now: number, requests = 1): QuotaDecision {
   rollOver(usage, now);
   const m = monthAt(now);
   let refused: QuotaRefusal | undefined;
-  if (usage.monthCount >= plan.perMonth) refused = 'quota_exceeded';
-  else if (usage.windowCount >= plan.perMinute) refused = 'rate_limit_exceeded';
+  if (usage.monthCount + requests > plan.perMonth) refused = 'quota_exceeded';
+  else if (usage.windowCount + requests > plan.perMinute) refused = 'rate_limit_exceeded';
   else {
-    usage.monthCount++;
-    usage.windowCount++;
+    usage.monthCount += requests;
+    usage.windowCount += requests;
   }
   const minuteReset = Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000));
   return {

@@ -18,9 +18,13 @@ export interface WrkResult {
 
 const toMs = (value: string, unit: string): number => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit];
 
-export function runWrk(url: string, options: { connections: number; seconds: number; threads?: number; headers?: Record<string, string> }): WrkResult {
+export function runWrk(
+  url: string,
+  options: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string },
+): WrkResult {
   const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (options.script) args.push('-s', options.script);
   const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
   const p50 = /\s50%\s+([\d.]+)(us|ms|s)/.exec(out);
