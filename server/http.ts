@@ -8,6 +8,7 @@ import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
+import { handleMcp, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
 import type { QuotaDecision } from './quota.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
 import { uWS } from './uws.js';
@@ -17,12 +18,17 @@ export const HEALTH_PATH = '/healthz';
 
 const STATUS_LINES: Readonly<Record<number, string>> = {
   200: '200 OK',
+  202: '202 Accepted',
   204: '204 No Content',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  406: '406 Not Acceptable',
+  409: '409 Conflict',
+  413: '413 Content Too Large',
+  415: '415 Unsupported Media Type',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
@@ -65,6 +71,13 @@ const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Access-Control-Allow-Headers', 'Authorization, X-API-Key'],
   ['Access-Control-Max-Age', '86400'],
 ];
+const MCP_PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID'],
+  ['Access-Control-Max-Age', '86400'],
+];
+/** An MCP message is a JSON-RPC request: a megabyte is far more than any tool call needs. */
+const MCP_MAX_BODY_BYTES = 1 << 20;
 
 interface Credentials {
   authorization: string;
@@ -74,6 +87,8 @@ interface Credentials {
 interface Reply {
   status: number;
   body: string;
+  /** Only when not JSON (MCP may answer with an event stream, or nothing). */
+  contentType?: string;
   headers?: Readonly<Record<string, string>>;
   /** The rate-limit and quota headers, written from numbers (the hot path builds no header object). */
   quota?: QuotaDecision;
@@ -158,8 +173,9 @@ export function createApp(options: HttpOptions): TemplatedApp {
   function write(res: HttpResponse, reply: Reply, requestId: string): void {
     res.cork(() => {
       res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
-      const [name, block] = reply.status === 204 ? CORS_HEADERS : JSON_HEADERS;
+      const [name, block] = reply.status === 204 || reply.contentType !== undefined ? CORS_HEADERS : JSON_HEADERS;
       res.writeHeader(name, block);
+      if (reply.contentType) res.writeHeader('Content-Type', reply.contentType);
       res.writeHeader('X-Request-Id', requestId);
       if (reply.headers) for (const header in reply.headers) res.writeHeader(header, reply.headers[header]);
       const q = reply.quota;
@@ -175,10 +191,88 @@ export function createApp(options: HttpOptions): TemplatedApp {
     });
   }
 
+  const mcpDependencies: McpDependencies = {
+    context: () => ({ now: now(), catalog: options.state.catalog, store: options.state.store }),
+    links: options,
+  };
+
+  function logRequest(requestId: string, method: string, url: string, reply: Reply, started: number): void {
+    if (!enabled('info')) return;
+    log('info', 'request', {
+      requestId,
+      method: method.toUpperCase(),
+      path: url,
+      status: reply.status,
+      ...(reply.code ? { code: reply.code } : {}),
+      ms: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+  }
+
+  /** An MCP message: the key first (401/403), then its tool calls are counted (429), then the transport answers. */
+  async function mcpMessage(body: Buffer, credentials: Credentials, headers: Headers, requestId: string): Promise<Reply> {
+    if (!options.state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
+    const account = options.access?.authenticate(credentials.authorization, credentials.apiKey);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined; // the transport answers with the JSON-RPC parse error
+    }
+    // Each tools/call counts once; initialize, tools/list and notifications count nothing but still get the headers.
+    const quota = account && options.access!.count(account, now(), parsed === undefined ? 0 : toolCallCount(parsed));
+    const request = new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body });
+    const response = await handleMcp(request, parsed, mcpDependencies);
+    const contentType = response.headers.get('content-type') ?? undefined;
+    return { status: response.status, body: await response.text(), contentType: contentType ?? 'text/plain', quota, code: undefined };
+  }
+
+  function mcpRequest(res: HttpResponse, req: HttpRequest, method: string, requestId: string, started: number): void {
+    const reply = (r: Reply) => {
+      write(res, r, requestId);
+      logRequest(requestId, method, MCP_PATH, r, started);
+    };
+    if (method === 'options') return reply({ status: 204, body: '', headers: Object.fromEntries(MCP_PREFLIGHT_HEADERS) });
+    if (method !== 'post') {
+      // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+      return reply(errorReply('method_not_allowed', `${method.toUpperCase()} is not allowed on ${MCP_PATH}; send JSON-RPC messages with POST.`, { Allow: 'POST, OPTIONS' }));
+    }
+    const credentials: Credentials = { authorization: req.getHeader('authorization'), apiKey: req.getHeader('x-api-key') };
+    const headers = new Headers();
+    req.forEach((name, value) => headers.append(name, value));
+    let aborted = false;
+    let answered = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const finish = (r: Reply) => {
+      if (answered || aborted) return;
+      answered = true;
+      res.cork(() => reply(r));
+    };
+    res.onData((chunk, isLast) => {
+      if (answered) return;
+      size += chunk.byteLength;
+      if (size > MCP_MAX_BODY_BYTES) {
+        finish(errorReply('invalid_parameter', `An MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes.`));
+        return;
+      }
+      // uWebSockets.js reuses the chunk's memory after this callback: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
+      if (!isLast) return;
+      mcpMessage(Buffer.concat(chunks), credentials, headers, requestId).then(finish, (error) => finish(failure(error, requestId, method, MCP_PATH)));
+    });
+  }
+
   function handle(res: HttpResponse, req: HttpRequest): void {
     const started = performance.now();
     const method = req.getMethod();
     const url = req.getUrl();
+    if (url === MCP_PATH) {
+      mcpRequest(res, req, method, `${bootId}-${(++requestCounter).toString(36)}`, started);
+      return;
+    }
     const rawQuery = req.getQuery() ?? '';
     // uWebSockets.js headers can be read only now, before the handler returns.
     const credentials: Credentials = { authorization: req.getHeader('authorization'), apiKey: req.getHeader('x-api-key') };
@@ -190,16 +284,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
       reply = failure(error, requestId, method, url);
     }
     write(res, reply, requestId);
-    if (enabled('info')) {
-      log('info', 'request', {
-        requestId,
-        method: method.toUpperCase(),
-        path: url,
-        status: reply.status,
-        ...(reply.code ? { code: reply.code } : {}),
-        ms: Math.round((performance.now() - started) * 1000) / 1000,
-      });
-    }
+    logRequest(requestId, method, url, reply, started);
   }
 
   return uWS.App().any('/*', handle);

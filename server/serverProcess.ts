@@ -1,6 +1,6 @@
 // Starts the real server as a child process on a free port and stops it: for the API tests and the scripts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,4 +101,11 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A new data directory that shares an existing catalog (read only), with no keys or timetables of its own. */
+export function dataDirWithCatalog(catalogDataDir: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'prayer-times-data-'));
+  symlinkSync(path.join(catalogDataDir, 'catalog'), path.join(dir, 'catalog'));
+  return dir;
 }

@@ -1,8 +1,7 @@
 // The precomputed store, end to end: lookups answer exactly as live computation does, a new store goes live under
 // a running server without a failed request, and a run killed halfway leaves the live store serving.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,14 +9,10 @@ import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { METHOD_IDS } from '../pipeline/methods.js';
 import { precompute } from '../pipeline/precompute.js';
 import { currentBuild, timetablesDir } from '../pipeline/timetableStore.js';
-import { provisionKey, startServer, type RunningServer } from './serverProcess.js';
+import { dataDirWithCatalog as sharedCatalogDir, provisionKey, startServer, type RunningServer } from './serverProcess.js';
 
 /** A data directory that shares the test run's catalog (read only) and has no timetables yet. */
-function dataDirWithCatalog(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
-  symlinkSync(path.join(inject('catalogDataDir'), 'catalog'), path.join(dir, 'catalog'));
-  return dir;
-}
+const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
 
 async function serverWithKey(dataDir: string): Promise<{ server: RunningServer; key: string }> {
   const key = await provisionKey(dataDir, 'store@example.com', 'business');
