@@ -39,5 +39,6 @@ test: install
 precompute: install $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute
 
-bench: install
-	@echo "make bench: not available yet (issue 8, benchmarks, load and faults)." >&2; exit 2
+# A fresh server, every endpoint and the stack's ceiling in one table (installs wrk when missing).
+bench: install $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm run -s bench

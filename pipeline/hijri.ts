@@ -36,7 +36,21 @@ if (numericUmmAlQura.resolvedOptions().calendar !== 'islamic-umalqura') {
 
 const utcNoon = (d: CalendarDate): Date => new Date(Date.UTC(d.year, d.month - 1, d.day, 12));
 
+/** ICU formatting costs microseconds and every response needs it: each date is converted once. */
+const converted = new Map<number, HijriDate>();
+const CACHE_LIMIT = 100_000;
+
 export function hijriDate(d: CalendarDate): HijriDate {
+  const key = d.year * 10_000 + d.month * 100 + d.day;
+  const known = converted.get(key);
+  if (known) return known;
+  const found = convert(d);
+  if (converted.size >= CACHE_LIMIT) converted.clear();
+  converted.set(key, found);
+  return found;
+}
+
+function convert(d: CalendarDate): HijriDate {
   let day = 0;
   let month = 0;
   let year = 0;

@@ -81,15 +81,29 @@ export function offsetMinutes(zoneName: string, ms: number): number {
 
 const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
 
+/** `HH:mm` of every minute of a day: formatting a time is a table lookup. */
+const CLOCK = Array.from({ length: 1440 }, (_, m) => pad2(Math.floor(m / 60)) + ':' + pad2(m % 60));
+
 /** `HH:mm` on the wall clock of a place whose offset at that instant is `offset` minutes. */
 export function clockTime(ms: number, offset: number): string {
-  const minuteOfDay = (((Math.floor(ms / MINUTE_MS) + offset) % 1440) + 1440) % 1440;
-  return pad2(Math.floor(minuteOfDay / 60)) + ':' + pad2(minuteOfDay % 60);
+  return CLOCK[(((Math.floor(ms / MINUTE_MS) + offset) % 1440) + 1440) % 1440];
 }
+
+const isoDays = new Map<number, string>();
 
 /** `YYYY-MM-DDTHH:mm:ssZ`, whole seconds. */
 export function isoInstant(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const seconds = Math.floor(ms / 1000);
+  if (seconds % 60 !== 0) return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  // Whole minutes (every prayer time): the day's date, once per day, and the clock table.
+  const day = Math.floor(ms / DAY_MS);
+  let date = isoDays.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (isoDays.size >= 100_000) isoDays.clear();
+    isoDays.set(day, date);
+  }
+  return `${date}T${CLOCK[Math.floor((ms - day * DAY_MS) / MINUTE_MS)]}:00Z`;
 }
 
 /** The calendar date on the place's wall clock at the instant `ms`. */
