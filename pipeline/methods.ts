@@ -37,11 +37,17 @@ export interface MethodDefinition {
   moonsighting?: boolean;
   /** Which rule estimates fajr and isha where the sun never reaches the angle. */
   highLatitudeRule: 'adhanRecommended' | 'diyanet';
+  /**
+   * Where the sun is: `adhan` (interpolated for each event) or `dailyAt0hUT` (declination and equation of time taken
+   * once, at 0h UT of the date, as in an almanac: Diyanet's published minutes follow it; see docs/diyanet.md).
+   */
+  solarModel: 'adhan' | 'dailyAt0hUT';
 }
 
-const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule'> & Partial<MethodDefinition>): MethodDefinition => ({
+const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule' | 'solarModel'> & Partial<MethodDefinition>): MethodDefinition => ({
   adjustments: {},
   highLatitudeRule: 'adhanRecommended',
+  solarModel: 'adhan',
   ...m,
 });
 
@@ -54,6 +60,7 @@ export const METHODS: readonly MethodDefinition[] = [
     adjustments: { sunrise: -7, dhuhr: 5, asr: 4, maghrib: 7 },
     imsakIsFajr: true,
     highLatitudeRule: 'diyanet',
+    solarModel: 'dailyAt0hUT',
   }),
   method({ id: 'muslimWorldLeague', name: 'Muslim World League', fajrAngle: 18, ishaAngle: 17 }),
   method({ id: 'isna', name: 'Islamic Society of North America', fajrAngle: 15, ishaAngle: 15 }),

@@ -86,13 +86,14 @@ describe('every method against adhan with the contract’s parameters', () => {
         for (const d of days) {
           const ours = computeDay(query(lat, lon, tz, id, madhab), d);
           const theirs = adhanOracle(lat, lon, d, id, madhab);
-          expect(ours.times.fajr, `${id} ${lat} ${d.month}`).toBe(theirs.fajr.getTime());
-          expect(ours.times.sunrise).toBe(theirs.sunrise.getTime());
-          expect(ours.times.dhuhr).toBe(theirs.dhuhr.getTime());
-          expect(ours.times.asr).toBe(theirs.asr.getTime());
-          expect(ours.times.maghrib).toBe(theirs.maghrib.getTime());
-          // Isha by minutes counts from maghrib in the contract: Portugal's 77 min after a maghrib of sunset + 3.
-          expect(ours.times.isha).toBe(theirs.isha.getTime());
+          // diyanet takes the sun once a day, as Diyanet does (its oracle is Diyanet's own tables, in
+          // diyanetReference.test.ts); the two solar models agree within two minutes (asr differs most, in autumn).
+          // Every other method is adhan's, to the minute.
+          const tolerance = id === 'diyanet' ? 2 * 60_000 : 0;
+          for (const name of ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const) {
+            // Isha by minutes counts from maghrib in the contract: Portugal's 77 min after a maghrib of sunset + 3.
+            expect(Math.abs(ours.times[name] - theirs[name].getTime()), `${id} ${name} ${lat} ${d.month}`).toBeLessThanOrEqual(tolerance);
+          }
         }
       }
     }
@@ -146,9 +147,9 @@ describe('method details', () => {
     const night = tomorrow.times.fajr - today.times.maghrib;
     near(day.extras.midnight, today.times.maghrib + night / 2);
     near(day.extras.lastThirdStart, today.times.maghrib + (night * 2) / 3);
-    // Diyanet's sunrise −7 does not move ishraq.
+    // Diyanet's sunrise −7 does not move ishraq: it is 15 minutes after the unadjusted sunrise, 22 after Diyanet's.
     const diyanet = computeDay(query(41.0082, 28.9784, 'Europe/Istanbul', 'diyanet'), date('2026-09-01'));
-    expect(diyanet.extras.ishraq).toBe(day.extras.ishraq);
+    expect(Math.abs(diyanet.extras.ishraq! - diyanet.times.sunrise - 22 * MINUTE)).toBeLessThanOrEqual(MINUTE);
   });
 
   it('Tehran and Jafari count midnight from sunset to fajr', () => {

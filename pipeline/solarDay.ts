@@ -10,6 +10,7 @@ import {
   Rounding,
 } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
+import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
 export interface SolarEvents {
@@ -64,6 +65,7 @@ function parameters(o: SolarDayOptions): CalculationParameters {
 const ms = (d: Date): number => d.getTime(); // NaN for an invalid Date
 
 export function solarEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
+  if (o.method.solarModel === 'dailyAt0hUT') return dailySunEvents(latitude, longitude, date, o);
   const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
   const maghribInterval = o.method.maghribInterval ?? 0;
   return {
@@ -74,5 +76,41 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
     sunset: ms(t.sunset),
     maghrib: ms(t.maghrib) + maghribInterval * MINUTE_MS,
     isha: ms(t.isha),
+  };
+}
+
+const RAD = Math.PI / 180;
+
+/**
+ * The events with the sun's declination and equation of time taken once a day, at 0h UT of the date, and each time
+ * from its hour angle. An altitude the sun does not reach gives NaN (highLatitude.ts decides what replaces it);
+ * no night-portion rule applies here.
+ */
+function dailySunEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
+  const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
+  const { declination, equationOfTime } = sunPosition(julianDay(midnightUT));
+  const transit = midnightUT + (720 - 4 * longitude - equationOfTime) * MINUTE_MS;
+  const phi = latitude * RAD;
+  const delta = declination * RAD;
+  /** Minutes from transit to the sun's reaching `altitude` degrees (NaN when it never does). */
+  const hourAngle = (altitude: number): number => {
+    const cos = (Math.sin(altitude * RAD) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta));
+    return cos < -1 || cos > 1 ? NaN : (Math.acos(cos) / RAD) * 4;
+  };
+  const shadow = o.madhab === 'hanafi' ? 2 : 1;
+  const asrAltitude = Math.atan(1 / (shadow + Math.tan(Math.abs(phi - delta)))) / RAD;
+  const sunrise = transit - hourAngle(-0.8333) * MINUTE_MS;
+  const sunset = transit + hourAngle(-0.8333) * MINUTE_MS;
+  const m = o.method;
+  const maghrib = m.maghribAngle ? transit + hourAngle(-m.maghribAngle) * MINUTE_MS : sunset;
+  const ishaAfterSunset = o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0;
+  return {
+    fajr: transit - hourAngle(-m.fajrAngle) * MINUTE_MS,
+    sunrise,
+    dhuhr: transit,
+    asr: transit + hourAngle(asrAltitude) * MINUTE_MS,
+    sunset,
+    maghrib: maghrib + (m.maghribInterval ?? 0) * MINUTE_MS,
+    isha: ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : transit + hourAngle(-(m.ishaAngle ?? 0)) * MINUTE_MS,
   };
 }
