@@ -63,21 +63,22 @@ export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: n
   if (first < 0 || first + count > n) throw new Error(`days ${first}..${first + count} are outside the stored ${n}`);
   const values = new Int16Array(aligned.buffer, HEADER_INT16 * 2, SERIES.length * n);
   const flags = new Uint8Array(aligned.buffer, (HEADER_INT16 + SERIES.length * n) * 2, 2 * n);
-  const minutes = SERIES.map((_, s) => {
-    const out = new Int32Array(count);
+  // One pass over the differences up to the last day asked for, keeping only the days asked for.
+  const minutes = new Int32Array(SERIES.length * count);
+  for (let s = 0; s < SERIES.length; s++) {
     let value = 0;
+    const series = s * n;
     for (let i = 0; i < first + count; i++) {
-      value += values[s * n + i];
-      if (i >= first) out[i - first] = value;
+      value += values[series + i];
+      if (i >= first) minutes[(i - first) * SERIES.length + s] = value;
     }
-    return out;
-  });
+  }
   const januaryFirst: CalendarDate = { year, month: 1, day: 1 };
   const days: DayTimes[] = [];
   for (let k = 0; k < count; k++) {
     const date = addDays(januaryFirst, first + k);
     const base = utcMidnightMinutes(date);
-    const at = (s: number) => (base + minutes[s][k]) * MINUTE_MS;
+    const at = (s: number) => (base + minutes[k * SERIES.length + s]) * MINUTE_MS;
     const fajr = at(0);
     const times = {
       imsak: method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,

@@ -10,6 +10,7 @@ import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import { handleMcp, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
 import type { QuotaDecision } from './quota.js';
+import { RenderedBody } from './renderedResponses.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
 import { uWS } from './uws.js';
 
@@ -147,7 +148,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
     const quota = options.access?.admit(credentials.authorization, credentials.apiKey, at).quota;
     try {
       const params = validateParams(route.params, parseQuery(rawQuery));
-      return { status: 200, body: JSON.stringify(route.handle(params, { now: at, catalog: options.state.catalog, store: options.state.store })), quota };
+      const result = route.handle(params, { now: at, catalog: options.state.catalog, store: options.state.store });
+      return { status: 200, body: result instanceof RenderedBody ? result.json : JSON.stringify(result), quota };
     } catch (error) {
       return { ...failure(error, requestId, 'get', route.path), quota };
     }

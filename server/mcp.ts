@@ -6,6 +6,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, errorObject, type ErrorLinks } from './errors.js';
 import { paramSchema, validateParams } from './params.js';
+import { RenderedBody } from './renderedResponses.js';
 import { ROUTES, type RequestContext, type Route } from './routes.js';
 
 export const MCP_PATH = '/mcp';
@@ -48,7 +49,8 @@ export function callTool(name: string, args: Record<string, unknown> | undefined
   try {
     // Clients often send null for an argument they leave out.
     const given = new Map(Object.entries(args ?? {}).filter(([, v]) => v !== null && v !== undefined));
-    const result = route.handle(validateParams(route.params, given), deps.context()) as Record<string, unknown>;
+    const answer = route.handle(validateParams(route.params, given), deps.context());
+    const result = (answer instanceof RenderedBody ? JSON.parse(answer.json) : answer) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -104,6 +104,11 @@ export class PlaceCatalog {
     return this.places[this.nearestIndex.nearest(latitude, longitude)];
   }
 
+  /** The base of the site URLs in the Location objects now. */
+  publicBaseUrlInUse(): string {
+    return this.options.publicBaseUrl();
+  }
+
   /** The response's Location object; built once per place (and again only if the public base URL changes). */
   location(place: StoredPlace): Record<string, unknown> {
     const base = this.options.publicBaseUrl();

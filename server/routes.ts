@@ -11,7 +11,8 @@ import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from
 import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
-import { dayRecords } from './timetables.js';
+import { keepBody } from './renderedResponses.js';
+import { dayRecords, storedAnswer } from './timetables.js';
 
 export interface RequestContext {
   /** The server's clock, UTC milliseconds. */
@@ -30,6 +31,7 @@ export interface Route<P extends ParamSpecs = ParamSpecs> {
   params: P;
   /** Name of the response schema in the OpenAPI components. */
   response: string;
+  /** The response body: an object to serialize, or one rendered already (renderedResponses.ts). */
   handle(params: ParamValues<P>, ctx: RequestContext): object;
 }
 
@@ -64,6 +66,15 @@ function calculationFor(p: { method?: string; madhab?: string }, place: Place): 
 
 const methodObject = (m: MethodDefinition) => ({ id: m.id, name: m.name });
 
+/**
+ * The key of an answer the store may give, for the cache of rendered answers: the build, the place and what was
+ * asked. Undefined when the answer cannot come from the store (a point, not a catalog place; no store).
+ */
+function storedAnswerKey(ctx: RequestContext, place: Place, what: string, calc: Calculation, when: string): string | undefined {
+  if (!ctx.store || !place.placeId || !ctx.catalog) return undefined;
+  return `${ctx.store.name}|${ctx.catalog.publicBaseUrlInUse()}|${what}|${place.placeId}|${calc.method.id}|${calc.madhab}|${when}`;
+}
+
 const NEXT_PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 
 function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
@@ -83,8 +94,12 @@ export const ROUTES = [
       const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
-      const [day] = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true).days;
-      return {
+      const key = storedAnswerKey(ctx, place, 'times', calc, formatDate(date));
+      const cached = storedAnswer(key);
+      if (cached) return cached;
+      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true);
+      const day = days[0];
+      const body = {
         location: place.location,
         method: methodObject(calc.method),
         madhab: calc.madhab,
@@ -96,6 +111,7 @@ export const ROUTES = [
         extras: day.extras,
         estimated: day.estimated,
       };
+      return key && fromStore ? keepBody(key, body) : body;
     },
   }),
   route({
@@ -115,8 +131,11 @@ export const ROUTES = [
       const today = localDate(ctx.now, place.timeZone);
       const year = p.year ?? today.year;
       const month = p.month ?? today.month;
-      const { days } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
-      return {
+      const key = storedAnswerKey(ctx, place, 'month', calc, `${year}-${month}`);
+      const cached = storedAnswer(key);
+      if (cached) return cached;
+      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
+      const body = {
         location: place.location,
         method: methodObject(calc.method),
         madhab: calc.madhab,
@@ -125,6 +144,7 @@ export const ROUTES = [
         month,
         days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
       };
+      return key && fromStore ? keepBody(key, body) : body;
     },
   }),
   route({

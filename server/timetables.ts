@@ -8,14 +8,22 @@ import { computeTimetable, type DayTimes } from '../pipeline/prayerTimes.js';
 import { decodeDays } from '../pipeline/timetableCodec.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { Place } from './location.js';
+import { cachedBody, type RenderedBody } from './renderedResponses.js';
 
 export interface TimetableSource {
   /** The live store, when there is one built from the catalog the server uses. */
   store: TimetableReader | undefined;
 }
 
-/** How many answers came from the store and how many were computed (shown by /healthz). */
+/** How many answers came from the store (rendered or not) and how many were computed (shown by /healthz). */
 export const timetableCounts = { store: 0, live: 0 };
+
+/** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
+export function storedAnswer(key: string | undefined): RenderedBody | undefined {
+  const rendered = key === undefined ? undefined : cachedBody(key);
+  if (rendered) timetableCounts.store++;
+  return rendered;
+}
 
 /** Days from the store, or undefined when any of them is not there. */
 function storedDays(store: TimetableReader, placeId: string, method: MethodDefinition, madhab: Madhab, first: CalendarDate, count: number): DayTimes[] | undefined {

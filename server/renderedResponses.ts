@@ -1,0 +1,30 @@
+// Rendered JSON of answers that came from the precomputed store, kept in memory: a popular city's day or month is
+// rendered once, then served as it is. Only stored answers are kept (they change only with the build, which is part
+// of the key, so a new store starts with an empty cache); live answers are not. Bounded: the oldest entries go first.
+
+const LIMIT = 20_000;
+
+/** A response body rendered already: written as it is (http.ts), parsed again only for MCP. */
+export class RenderedBody {
+  constructor(readonly json: string) {}
+}
+
+const bodies = new Map<string, RenderedBody>();
+
+export function cachedBody(key: string): RenderedBody | undefined {
+  return bodies.get(key);
+}
+
+export function keepBody(key: string, body: object): RenderedBody {
+  const rendered = new RenderedBody(JSON.stringify(body));
+  if (bodies.size >= LIMIT) {
+    // Drop the oldest tenth at once, so the eviction cost stays off most requests.
+    let drop = LIMIT / 10;
+    for (const k of bodies.keys()) {
+      bodies.delete(k);
+      if (--drop === 0) break;
+    }
+  }
+  bodies.set(key, rendered);
+  return rendered;
+}
