@@ -10,7 +10,8 @@ import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import { handleMcp, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
 import type { QuotaDecision } from './quota.js';
-import { RenderedBody } from './renderedResponses.js';
+import { keepRendered, RenderedBody, requestKey } from './renderedResponses.js';
+import { storedAnswer } from './timetables.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
 import { uWS } from './uws.js';
 
@@ -147,9 +148,17 @@ export function createApp(options: HttpOptions): TemplatedApp {
     // request is counted, and every answer carries the account's rate-limit and quota headers.
     const quota = options.access?.admit(credentials.authorization, credentials.apiKey, at).quota;
     try {
+      const store = options.state.store;
+      const repeat = store && requestKey(store.name, options.publicBaseUrl, route.path, rawQuery);
+      const kept = storedAnswer(repeat);
+      if (kept) return { status: 200, body: kept.json, quota };
       const params = validateParams(route.params, parseQuery(rawQuery));
-      const result = route.handle(params, { now: at, catalog: options.state.catalog, store: options.state.store });
-      return { status: 200, body: result instanceof RenderedBody ? result.json : JSON.stringify(result), quota };
+      const result = route.handle(params, { now: at, catalog: options.state.catalog, store });
+      if (result instanceof RenderedBody) {
+        if (repeat && result.timeless) keepRendered(repeat, result);
+        return { status: 200, body: result.json, quota };
+      }
+      return { status: 200, body: JSON.stringify(result), quota };
     } catch (error) {
       return { ...failure(error, requestId, 'get', route.path), quota };
     }

@@ -6,7 +6,11 @@ const LIMIT = 20_000;
 
 /** A response body rendered already: written as it is (http.ts), parsed again only for MCP. */
 export class RenderedBody {
-  constructor(readonly json: string) {}
+  constructor(
+    readonly json: string,
+    /** True when it does not depend on the clock (the request named its date, or its year and month). */
+    readonly timeless: boolean,
+  ) {}
 }
 
 const bodies = new Map<string, RenderedBody>();
@@ -15,8 +19,15 @@ export function cachedBody(key: string): RenderedBody | undefined {
   return bodies.get(key);
 }
 
-export function keepBody(key: string, body: object): RenderedBody {
-  const rendered = new RenderedBody(JSON.stringify(body));
+export function keepBody(key: string, body: object, timeless: boolean): RenderedBody {
+  return keepRendered(key, new RenderedBody(JSON.stringify(body), timeless));
+}
+
+/**
+ * Also kept under the exact request (its path and query, with the build): a repeated request for a stored answer
+ * that does not depend on the clock is answered without parsing, validating or resolving it again (http.ts).
+ */
+export function keepRendered(key: string, rendered: RenderedBody): RenderedBody {
   if (bodies.size >= LIMIT) {
     // Drop the oldest tenth at once, so the eviction cost stays off most requests.
     let drop = LIMIT / 10;
@@ -28,3 +39,5 @@ export function keepBody(key: string, body: object): RenderedBody {
   bodies.set(key, rendered);
   return rendered;
 }
+
+export const requestKey = (build: string, baseUrl: string, path: string, rawQuery: string): string => `${build}|${baseUrl}|${path}?${rawQuery}`;

@@ -111,7 +111,7 @@ export const ROUTES = [
         extras: day.extras,
         estimated: day.estimated,
       };
-      return key && fromStore ? keepBody(key, body) : body;
+      return key && fromStore ? keepBody(key, body, p.date !== undefined) : body;
     },
   }),
   route({
@@ -144,7 +144,7 @@ export const ROUTES = [
         month,
         days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
       };
-      return key && fromStore ? keepBody(key, body) : body;
+      return key && fromStore ? keepBody(key, body, p.year !== undefined && p.month !== undefined) : body;
     },
   }),
   route({
