@@ -2,17 +2,17 @@
 // same city in one run; and, when FULL_STORE_DATA_DIR names a data directory holding the full default store, the
 // server's resident memory over it before and after requests for random places.
 // Usage: npm run bench:lookup   [FULL_STORE_DATA_DIR=/path npm run bench:lookup]   (installs wrk when missing)
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
 import { loadConfig } from '../server/config.js';
-import { provisionKey, startServer, type RunningServer } from '../server/serverProcess.js';
+import { dataDirWithCatalog, startServerWithKey } from '../server/serverProcess.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const ROUNDS = 3;
-const SECONDS = 8;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 64;
 const CITY = 'istanbul';
 const CITY_ID = 'g745044';
@@ -24,18 +24,8 @@ if (!catalog) {
   console.error(`No catalog under ${dataDir}; build it first: npm run cli -- catalog build`);
   process.exit(1);
 }
-const plans = path.join(mkdtempSync(path.join(tmpdir(), 'bench-plans-')), 'plans.json');
-writeFileSync(plans, JSON.stringify({ business: { perMinute: 1e9, perMonth: 1e12 } }));
-
-async function server(dir: string): Promise<{ server: RunningServer; key: string }> {
-  const key = await provisionKey(dir, 'bench@example.com', 'business');
-  return { server: await startServer({ DATA_DIR: dir, PLANS_FILE: plans, LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://bench.example' }), key };
-}
-function withCatalog(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-lookup-'));
-  symlinkSync(path.join(dataDir, 'catalog'), path.join(dir, 'catalog'));
-  return dir;
-}
+const server = (dir: string) => startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://bench.example' });
+const withCatalog = () => dataDirWithCatalog(dataDir);
 
 const today = new Date();
 const year = today.getUTCFullYear();

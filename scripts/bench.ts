@@ -2,14 +2,12 @@
 // connections, beside this machine's ceiling for the stack measured in the same run. One table.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
 import { loadConfig } from '../server/config.js';
-import { dataDirWithCatalog, provisionKey, startServer } from '../server/serverProcess.js';
+import { dataDirWithCatalog, startServerWithKey } from '../server/serverProcess.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,10 +25,7 @@ const date = today.toISOString().slice(0, 10);
 const dir = dataDirWithCatalog(dataDir);
 // The benchmarked city is precomputed, as every catalog city is after `make precompute`.
 await precompute({ dataDir: dir, years: [year, year + 1], methods: 'default', madhabs: 'default', scope: 'places:g745044' });
-const plans = path.join(dir, 'plans.json');
-writeFileSync(plans, JSON.stringify({ business: { perMinute: 1e9, perMonth: 1e12 } }));
-const key = await provisionKey(dir, 'bench@example.com', 'business');
-const server = await startServer({ DATA_DIR: dir, PLANS_FILE: plans, LOG_LEVEL: 'warn' });
+const { server, key } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn' });
 
 const endpoints: Array<[string, string]> = [
   ['/times by city (lookup)', `/api/v1/times?city=istanbul&date=${date}`],

@@ -9,18 +9,13 @@ import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { METHOD_IDS } from '../pipeline/methods.js';
 import { precompute } from '../pipeline/precompute.js';
 import { currentBuild, timetablesDir } from '../pipeline/timetableStore.js';
-import { dataDirWithCatalog as sharedCatalogDir, provisionKey, startServer, type RunningServer } from './serverProcess.js';
+import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, type RunningServer } from './serverProcess.js';
 
 /** A data directory that shares the test run's catalog (read only) and has no timetables yet. */
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
 
-async function serverWithKey(dataDir: string): Promise<{ server: RunningServer; key: string }> {
-  const key = await provisionKey(dataDir, 'store@example.com', 'business');
-  const plans = path.join(dataDir, 'plans.json');
-  await import('node:fs').then((fs) => fs.writeFileSync(plans, JSON.stringify({ business: { perMinute: 1e9, perMonth: 1e12 } })));
-  // One public base URL, so that the two servers' Location objects can be compared byte for byte.
-  return { server: await startServer({ DATA_DIR: dataDir, PLANS_FILE: plans, PUBLIC_BASE_URL: 'https://prayer-times.example' }), key };
-}
+// One public base URL, so that the two servers' Location objects can be compared byte for byte.
+const serverWithKey = (dataDir: string) => startServerWithKey({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://prayer-times.example' });
 
 const getText = async (server: RunningServer, key: string, p: string) => {
   const res = await fetch(server.baseUrl + p, { headers: { 'X-API-Key': key } });
