@@ -68,16 +68,16 @@ const CORS_HEADERS = headerBlock([
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
 ]);
-const PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
+const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.fromEntries([
   ['Access-Control-Allow-Methods', 'GET, OPTIONS'],
   ['Access-Control-Allow-Headers', 'Authorization, X-API-Key'],
   ['Access-Control-Max-Age', '86400'],
-];
-const MCP_PREFLIGHT_HEADERS: ReadonlyArray<readonly [string, string]> = [
+]);
+const MCP_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.fromEntries([
   ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
   ['Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID'],
   ['Access-Control-Max-Age', '86400'],
-];
+]);
 /** An MCP message is a JSON-RPC request: a megabyte is far more than any tool call needs. */
 const MCP_MAX_BODY_BYTES = 1 << 20;
 
@@ -173,7 +173,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     if (!route && url !== OPENAPI_PATH) {
       return errorReply('not_found', `There is no ${url}; the API lives under /api/v1 (see ${OPENAPI_PATH}).`);
     }
-    if (method === 'options') return { status: 204, body: '', headers: Object.fromEntries(PREFLIGHT_HEADERS) };
+    if (method === 'options') return { status: 204, body: '', headers: PREFLIGHT_HEADERS };
     if (method !== 'get') {
       return errorReply('method_not_allowed', `${method.toUpperCase()} is not allowed here; use GET.`, { Allow: 'GET, OPTIONS' });
     }
@@ -242,7 +242,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
       write(res, r, requestId);
       logRequest(requestId, method, MCP_PATH, r, started);
     };
-    if (method === 'options') return reply({ status: 204, body: '', headers: Object.fromEntries(MCP_PREFLIGHT_HEADERS) });
+    if (method === 'options') return reply({ status: 204, body: '', headers: MCP_PREFLIGHT_HEADERS });
     if (method !== 'post') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
       return reply(errorReply('method_not_allowed', `${method.toUpperCase()} is not allowed on ${MCP_PATH}; send JSON-RPC messages with POST.`, { Allow: 'POST, OPTIONS' }));
