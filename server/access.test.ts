@@ -219,9 +219,9 @@ describe('limits', () => {
   });
 });
 
-describe('exactness under concurrency', () => {
+describe.each([1, 3])('exactness under concurrency, %i serving thread(s)', (workers) => {
   it('200 concurrent requests on a fresh trial account: exactly 10 successes and 190 refusals', async () => {
-    const server = await startServer();
+    const server = await startServer({ WORKERS: String(workers) });
     try {
       const key = await provisionKey(server.dataDir, 'burst@example.com', 'trial');
       await sleep(600);
@@ -233,6 +233,9 @@ describe('exactness under concurrency', () => {
       expect(refused.every((r) => r.body.error.code === 'rate_limit_exceeded')).toBe(true);
       // Each success saw a distinct remaining count, 9 down to 0.
       expect(ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      // The request id starts with the answering thread's boot id: with several threads, several answered.
+      const threads = new Set(replies.map((r) => r.headers.get('x-request-id')!.split('-')[0]));
+      expect(threads.size).toBe(workers);
       await sleep(1300);
       expect(await storedMonthCount(server.dataDir, 'burst@example.com')).toBe(10);
     } finally {
@@ -244,9 +247,9 @@ describe('exactness under concurrency', () => {
 describe('durability', () => {
   const plans = () => plansFile({ trial: { perMinute: 1000, perMonth: 100_000 } });
 
-  it('a clean stop (SIGTERM) loses no count', async () => {
+  it.each([1, 3])('a clean stop (SIGTERM) loses no count, %i serving thread(s)', async (workers) => {
     const file = plans();
-    const server = await startServer({ PLANS_FILE: file });
+    const server = await startServer({ PLANS_FILE: file, WORKERS: String(workers) });
     const key = await provisionKey(server.dataDir, 'term@example.com', 'trial');
     await sleep(600);
     for (let i = 0; i < 37; i++) expect((await call(server, key)).status).toBe(200);

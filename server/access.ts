@@ -1,16 +1,16 @@
 // The one place where a request is authenticated and counted. Keys and accounts are mirrored in memory from the
 // account store and reloaded when the CLI changes them (polled every 250 ms, so changes apply within a second);
-// usage is counted in memory, exactly (requests are handled one at a time), and written back every second and
-// at a clean stop, so a crash loses at most one second of counts.
+// usage is counted exactly in the table that every serving thread shares (sharedUsage.ts), which the primary
+// thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts.
 import type { Account, AccountStore, KeyRecord } from './accountStore.js';
 import { ApiError } from './errors.js';
 import { hashKey } from './keys.js';
 import { log } from './log.js';
 import { PLAN_NAMES, type PlanName, type Plans } from './plans.js';
-import { admit, emptyUsage, planQuota, quotaHeaders, type PlanQuota, type QuotaDecision, type Usage } from './quota.js';
+import { admit, planQuota, quotaHeaders, type PlanQuota, type QuotaDecision } from './quota.js';
+import type { SharedUsage } from './sharedUsage.js';
 
 const RELOAD_MS = 250;
-const FLUSH_MS = 1000;
 /** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
 const VERIFIED_KEYS_LIMIT = 100_000;
 
@@ -31,20 +31,17 @@ export function keyFromHeaders(authorization: string, xApiKey: string): string |
 export class AccessControl {
   private accounts = new Map<string, Account>();
   private keys = new Map<string, KeyRecord>();
-  private readonly usage: Map<string, Usage>;
-  private readonly dirty = new Set<string>();
   private loadedVersion = -1;
-  private timers: NodeJS.Timeout[] = [];
-  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
   private readonly verified = new Map<string, KeyRecord>();
   private readonly plans: Readonly<Record<PlanName, PlanQuota>>;
 
   constructor(
     private readonly store: AccountStore,
     plans: Plans,
+    private readonly usage: SharedUsage,
   ) {
     this.plans = Object.fromEntries(PLAN_NAMES.map((name) => [name, planQuota(plans[name])])) as Record<PlanName, PlanQuota>;
-    this.usage = store.allUsage();
     this.reload();
   }
 
@@ -59,16 +56,17 @@ export class AccessControl {
   }
 
   start(): void {
-    this.timers.push(setInterval(() => this.safely('reload', () => this.reload()), RELOAD_MS).unref());
-    this.timers.push(setInterval(() => void this.flush(), FLUSH_MS).unref());
+    this.timer = setInterval(() => {
+      try {
+        this.reload();
+      } catch (error) {
+        log('error', 'accounts_reload_failed', { error: String(error) });
+      }
+    }, RELOAD_MS).unref();
   }
 
-  private safely(what: string, action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      log('error', `accounts_${what}_failed`, { error: String(error) });
-    }
+  stop(): void {
+    clearInterval(this.timer);
   }
 
   /** The account of a request's key; throws 401 or 403 as the contract says. */
@@ -90,10 +88,8 @@ export class AccessControl {
 
   /** Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit. */
   count(account: Account, now: number, requests = 1): QuotaDecision {
-    let usage = this.usage.get(account.id);
-    if (!usage) this.usage.set(account.id, (usage = emptyUsage()));
-    const quota = admit(usage, this.plans[account.plan], now, requests);
-    this.dirty.add(account.id);
+    const plan = this.plans[account.plan];
+    const quota = this.usage.update(account.id, (usage) => admit(usage, plan, now, requests));
     if (quota.refused === 'quota_exceeded') {
       throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
     }
@@ -107,27 +103,5 @@ export class AccessControl {
   admit(authorization: string, xApiKey: string, now: number): Admission {
     const account = this.authenticate(authorization, xApiKey);
     return { account, quota: this.count(account, now) };
-  }
-
-  /** Writes the changed usage records; resolves when they are committed. Flushes never overlap. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.dirty.size === 0) return;
-      const entries = [...this.dirty].map((id) => [id, this.usage.get(id)!] as [string, Usage]);
-      this.dirty.clear();
-      try {
-        await this.store.writeUsage(entries);
-      } catch (error) {
-        for (const [id] of entries) this.dirty.add(id);
-        log('error', 'usage_flush_failed', { error: String(error) });
-      }
-    });
-    return this.flushing;
-  }
-
-  async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
-    await this.flush();
   }
 }

@@ -1,4 +1,5 @@
 // Configuration from the environment (contract, "Operator interface"); the CLI reads the same variables.
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -9,6 +10,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   plansFile: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Serving threads (WORKERS, default one per core): each runs its own uWebSockets.js app on the same port. */
+  workers: number;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -20,8 +23,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${env.LOG_LEVEL}`);
   }
+  const workers = env.WORKERS === undefined || env.WORKERS === '' ? availableParallelism() : Number(env.WORKERS);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`WORKERS must be 1..64, not ${env.WORKERS}`);
   return {
     port,
+    workers,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,

@@ -13,6 +13,7 @@ import type { QuotaDecision } from './quota.js';
 import { keepRendered, RenderedBody, requestKey } from './renderedResponses.js';
 import { storedAnswer } from './timetables.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
+import { threadId } from 'node:worker_threads';
 import { uWS } from './uws.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -118,7 +119,8 @@ export interface HttpOptions extends ErrorLinks {
 }
 
 let requestCounter = 0;
-const bootId = Date.now().toString(36);
+// Unique across restarts and across the serving threads of one process.
+const bootId = `${Date.now().toString(36)}${threadId}`;
 
 export function createApp(options: HttpOptions): TemplatedApp {
   const now = options.now ?? Date.now;

@@ -29,9 +29,31 @@ export function flushLog(): void {
   const out = buffered;
   buffered = '';
   try {
-    writeSync(1, out);
+    writeAtomically(out);
   } catch {
     // stdout closed: nothing more to do with the log
+  }
+}
+
+/**
+ * Serving threads share stdout: a write of up to PIPE_BUF bytes to a pipe is never interleaved with another, so
+ * lines go out in runs of whole lines no longer than that (a longer line alone).
+ */
+const PIPE_BUF = 4096;
+function writeAtomically(lines: string): void {
+  if (lines.length * 3 <= PIPE_BUF) {
+    writeSync(1, lines);
+    return;
+  }
+  const bytes = Buffer.from(lines);
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + PIPE_BUF);
+    if (end < bytes.length) {
+      const lastNewline = bytes.lastIndexOf(0x0a, end - 1);
+      end = lastNewline >= start ? lastNewline + 1 : bytes.indexOf(0x0a, end) + 1 || bytes.length;
+    }
+    start += writeSync(1, bytes, start, end - start);
   }
 }
 

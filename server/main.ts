@@ -1,16 +1,35 @@
-// Start-up and shutdown of the API server.
-import { loadConfig } from './config.js';
-import { createApp, type ServerState } from './http.js';
-import { flushLog, log, setLogLevel } from './log.js';
-import { AccessControl } from './access.js';
+// The server's primary thread: owns the account store and the usage counts, starts the serving threads (one per
+// core by default, each a uWebSockets.js app on the same port; with WORKERS=1 it serves itself), restarts a thread
+// that dies, writes usage back every second, and stops everything cleanly on SIGTERM/SIGINT.
+import { createServer } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { AccountStore } from './accountStore.js';
-import { PlaceCatalog } from './placeCatalog.js';
-import { loadPlans } from './plans.js';
-import { StoreFollower } from './storeFollower.js';
-import { timetableCounts } from './timetables.js';
-import { usingFallback, uWS } from './uws.js';
+import { answerCountsBuffer } from './answerCounts.js';
+import { loadConfig, type Config } from './config.js';
+import type { FromWorker, ToWorker } from './httpWorker.js';
+import { flushLog, log, setLogLevel } from './log.js';
+import { serve, type ServeOptions, type Serving } from './serve.js';
+import { SharedUsage } from './sharedUsage.js';
+import { UsageWriter } from './usageWriter.js';
+import { usingFallback } from './uws.js';
 
-const config = loadConfig();
+const RESTART_AFTER_MS = 1000;
+/** Room in the usage table for accounts created while the server runs (sharedUsage.ts). */
+const NEW_ACCOUNTS_HEADROOM = 10_000;
+
+function fail(message: string, error?: unknown): never {
+  process.stderr.write(`error: cannot start: ${message}\n`);
+  log('error', 'start_failed', { error: String(error ?? message) });
+  flushLog();
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail((error as Error).message, error);
+}
 setLogLevel(config.logLevel);
 
 if (usingFallback) {
@@ -22,83 +41,123 @@ if (usingFallback) {
   log('error', 'uws_fallback', { abi: process.versions.modules, node: process.version });
 }
 
-const state: ServerState = {
-  serving: false,
-  catalog: undefined,
-  store: undefined,
-  health: () => ({
-    status: 'ok',
-    catalogBuiltAt: state.catalog?.builtAt ?? null,
-    dataBuiltAt: state.store?.meta.builtAt ?? null,
-    years: state.store?.meta.years ?? [],
-    precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears } : null,
-    answers: { ...timetableCounts },
-  }),
-};
-
-let access: AccessControl | undefined;
 let accountStore: AccountStore | undefined;
+let usage: SharedUsage | undefined;
+let usageWriter: UsageWriter | undefined;
 if (process.env.ACCESS_CONTROL === 'off') {
   process.stderr.write('!! ACCESS_CONTROL=off: no API keys are checked and nothing is counted. For benchmarks only.\n');
   log('error', 'access_control_off', {});
 } else {
   try {
     accountStore = AccountStore.open(config.dataDir);
-    access = new AccessControl(accountStore, loadPlans(config.plansFile));
-    access.start();
+    usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
+    usage.load(accountStore.allUsage());
+    usageWriter = new UsageWriter(accountStore, usage);
+    usageWriter.start();
   } catch (error) {
-    process.stderr.write(`error: cannot start: ${(error as Error).message}\n`);
-    log('error', 'start_failed', { error: String(error) });
-    flushLog();
-    process.exit(1);
+    fail((error as Error).message, error);
   }
 }
 
-const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${config.port}` };
-const app = createApp(httpOptions);
+/** A free port for several listen sockets to share (each thread cannot ask for "any port" on its own). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
-const catalogStarted = performance.now();
+/** A serving thread in a worker, restarted if it ever ends without being asked to. */
+class ServingThread {
+  private worker!: Worker;
+  private stopping = false;
+  private stopped: (() => void) | undefined;
+
+  constructor(private readonly options: ServeOptions) {}
+
+  /** Starts the worker; resolves once it listens. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), { workerData: this.options });
+      this.worker = worker;
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'listening') resolve();
+        else if (message.type === 'failed') reject(new Error(message.error));
+        else if (message.type === 'stopped') this.stopped?.();
+      });
+      worker.on('error', (error) => {
+        log('error', 'worker_error', { thread: this.options.thread, error: String(error?.stack ?? error) });
+        reject(error);
+      });
+      worker.on('exit', (code) => {
+        this.stopped?.();
+        if (this.stopping) return;
+        log('error', 'worker_exited', { thread: this.options.thread, code, restartInMs: RESTART_AFTER_MS });
+        setTimeout(() => {
+          if (this.stopping) return;
+          this.start().then(
+            () => log('warn', 'worker_restarted', { thread: this.options.thread }),
+            (error) => log('error', 'worker_restart_failed', { thread: this.options.thread, error: String(error) }),
+          );
+        }, RESTART_AFTER_MS).unref();
+      });
+    });
+  }
+
+  stop(): Promise<void> {
+    this.stopping = true;
+    return new Promise((resolve) => {
+      this.stopped = resolve;
+      this.worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    });
+  }
+}
+
+const countsBuffer = answerCountsBuffer(config.workers);
+const serveOptions = (thread: number, port: number): ServeOptions => ({
+  config,
+  thread,
+  usageBuffer: usage?.buffer,
+  answerCountsBuffer: countsBuffer,
+  port,
+});
+
+let stopServing: () => Promise<void>;
+let port: number;
 try {
-  state.catalog = PlaceCatalog.load(config.dataDir, { publicBaseUrl: () => httpOptions.publicBaseUrl });
-  if (state.catalog) {
-    log('warn', 'catalog_loaded', { places: state.catalog.places.length, builtAt: state.catalog.builtAt, ms: Math.round(performance.now() - catalogStarted) });
+  if (config.workers === 1) {
+    const serving: Serving = await serve({ ...serveOptions(0, config.port), accountStore });
+    port = serving.port;
+    stopServing = serving.stop;
   } else {
-    log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
+    port = config.port === 0 ? await freePort(config.host) : config.port;
+    const threads = Array.from({ length: config.workers }, (_, thread) => new ServingThread(serveOptions(thread, port)));
+    await Promise.all(threads.map((t) => t.start()));
+    stopServing = async () => void (await Promise.all(threads.map((t) => t.stop())));
   }
 } catch (error) {
-  log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
+  log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
+  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, error);
 }
-const storeFollower = new StoreFollower(config.dataDir, state);
-storeFollower.start();
 
-let listenSocket: unknown;
-app.listen(config.host, config.port, (socket) => {
-  if (!socket) {
-    log('error', 'listen_failed', { host: config.host, port: config.port });
-    flushLog();
-    process.exit(1);
-  }
-  listenSocket = socket;
-  state.serving = true;
-  const port = uWS.us_socket_local_port(socket);
-  if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
-  const url = `http://${config.host}:${port}`;
-  log('warn', 'listening', { host: config.host, port, url, nativeUws: !usingFallback });
-  process.stdout.write(`\nServing on ${url}. Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
-});
+const url = `http://${config.host}:${port}`;
+log('warn', 'listening', { host: config.host, port, url, workers: config.workers, nativeUws: !usingFallback });
+process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  // Requests are answered synchronously, so none is half done when a signal handler runs; the counts of every
-  // answered request are written before the process ends.
-  state.serving = false;
-  if (listenSocket) uWS.us_listen_socket_close(listenSocket as never);
   try {
-    await access?.stop();
+    // Every thread stops listening and closes its connections first; then the counts of every answered request
+    // are written, and only then does the process end.
+    await stopServing();
+    await usageWriter?.stop();
     await accountStore?.close();
-    await storeFollower.stop();
   } catch (error) {
     log('error', 'stop_failed', { error: String(error) });
   }

@@ -26,7 +26,8 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'prayer-times-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
+    // One serving thread unless a test asks for more: most tests are about answers, not threads.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -7,6 +7,7 @@ import type { Madhab, MethodDefinition } from '../pipeline/methods.js';
 import { computeTimetable, type DayTimes } from '../pipeline/prayerTimes.js';
 import { decodeDays } from '../pipeline/timetableCodec.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
+import { countAnswer } from './answerCounts.js';
 import type { Place } from './location.js';
 import { cachedBody, type RenderedBody } from './renderedResponses.js';
 
@@ -15,13 +16,11 @@ export interface TimetableSource {
   store: TimetableReader | undefined;
 }
 
-/** How many answers came from the store (rendered or not) and how many were computed (shown by /healthz). */
-export const timetableCounts = { store: 0, live: 0 };
 
 /** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
 export function storedAnswer(key: string | undefined): RenderedBody | undefined {
   const rendered = key === undefined ? undefined : cachedBody(key);
-  if (rendered) timetableCounts.store++;
+  if (rendered) countAnswer(true);
   return rendered;
 }
 
@@ -62,8 +61,7 @@ export function dayRecords(
       count,
       withExtras,
     );
-  if (stored) timetableCounts.store++;
-  else timetableCounts.live++;
+  countAnswer(stored !== undefined);
   // Stored days carry their extras; a live month leaves them out, and a month response does not show them.
   return { days: days.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore: stored !== undefined };
 }

@@ -1,0 +1,97 @@
+// One serving thread: its own catalog, store follower, key mirror and uWebSockets.js app, listening on the shared
+// port (the kernel spreads connections over the threads' listen sockets). Counting is shared (sharedUsage.ts).
+import type { Config } from './config.js';
+import { AccessControl } from './access.js';
+import { AccountStore } from './accountStore.js';
+import { answerCounts, shareAnswerCounts } from './answerCounts.js';
+import { createApp, type ServerState } from './http.js';
+import { log, setLogLevel } from './log.js';
+import { PlaceCatalog } from './placeCatalog.js';
+import { loadPlans } from './plans.js';
+import { SharedUsage } from './sharedUsage.js';
+import { StoreFollower } from './storeFollower.js';
+import { closeApp, uWS } from './uws.js';
+
+export interface ServeOptions {
+  config: Config;
+  /** This thread's number, from 0. */
+  thread: number;
+  /** The shared usage table; undefined when access control is off (benchmarks only). */
+  usageBuffer: SharedArrayBuffer | undefined;
+  answerCountsBuffer: SharedArrayBuffer;
+  /** The port to listen on (0: any; only when one thread serves). */
+  port: number;
+  /** The primary's account store, when serving in the primary thread. */
+  accountStore?: AccountStore;
+}
+
+export interface Serving {
+  port: number;
+  /** Stops listening, closes every connection and what this thread opened. */
+  stop(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const { config } = options;
+  setLogLevel(config.logLevel);
+  shareAnswerCounts(options.answerCountsBuffer, options.thread);
+  const state: ServerState = {
+    serving: false,
+    catalog: undefined,
+    store: undefined,
+    health: () => ({
+      status: 'ok',
+      catalogBuiltAt: state.catalog?.builtAt ?? null,
+      dataBuiltAt: state.store?.meta.builtAt ?? null,
+      years: state.store?.meta.years ?? [],
+      precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears } : null,
+      answers: answerCounts(),
+    }),
+  };
+
+  const ownAccountStore = options.usageBuffer && !options.accountStore ? AccountStore.open(config.dataDir) : undefined;
+  const accountStore = options.accountStore ?? ownAccountStore;
+  const access =
+    accountStore && options.usageBuffer ? new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer)) : undefined;
+  access?.start();
+
+  const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${options.port}` };
+  const app = createApp(httpOptions);
+
+  const catalogStarted = performance.now();
+  try {
+    state.catalog = PlaceCatalog.load(config.dataDir, { publicBaseUrl: () => httpOptions.publicBaseUrl });
+    if (state.catalog) {
+      if (options.thread === 0) {
+        log('warn', 'catalog_loaded', { places: state.catalog.places.length, builtAt: state.catalog.builtAt, ms: Math.round(performance.now() - catalogStarted) });
+      }
+    } else {
+      log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
+    }
+  } catch (error) {
+    log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
+  }
+  const storeFollower = new StoreFollower(config.dataDir, state);
+  storeFollower.start();
+
+  const port = await new Promise<number>((resolve, reject) => {
+    app.listen(config.host, options.port, (socket) => {
+      if (!socket) reject(new Error(`cannot listen on ${config.host}:${options.port}`));
+      else resolve(uWS.us_socket_local_port(socket));
+    });
+  });
+  if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
+  state.serving = true;
+
+  return {
+    port,
+    async stop() {
+      // Requests are answered synchronously (MCP's are short), so none is half done here.
+      state.serving = false;
+      closeApp(app);
+      access?.stop();
+      await ownAccountStore?.close();
+      await storeFollower.stop();
+    },
+  };
+}
