@@ -89,7 +89,8 @@ interface Credentials {
 
 interface Reply {
   status: number;
-  body: string;
+  /** JSON text, or its UTF-8 bytes when rendered before (renderedResponses.ts). */
+  body: string | Buffer;
   /** Only when not JSON (MCP may answer with an event stream, or nothing). */
   contentType?: string;
   headers?: Readonly<Record<string, string>>;
@@ -153,12 +154,12 @@ export function createApp(options: HttpOptions): TemplatedApp {
       const store = options.state.store;
       const repeat = store && requestKey(store.name, options.publicBaseUrl, route.path, rawQuery);
       const kept = storedAnswer(repeat);
-      if (kept) return { status: 200, body: kept.json, quota };
+      if (kept) return { status: 200, body: kept.bytes, quota };
       const params = validateParams(route.params, parseQuery(rawQuery));
       const result = route.handle(params, { now: at, catalog: options.state.catalog, store });
       if (result instanceof RenderedBody) {
         if (repeat && result.timeless) keepRendered(repeat, result);
-        return { status: 200, body: result.json, quota };
+        return { status: 200, body: result.bytes, quota };
       }
       return { status: 200, body: JSON.stringify(result), quota };
     } catch (error) {

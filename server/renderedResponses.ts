@@ -4,13 +4,23 @@
 
 const LIMIT = 20_000;
 
-/** A response body rendered already: written as it is (http.ts), parsed again only for MCP. */
+/**
+ * A response body rendered already, kept as UTF-8 bytes: written as it is (http.ts) with no encoding per response
+ * (a month is about 10 KB of text), parsed again only for MCP.
+ */
 export class RenderedBody {
+  readonly bytes: Buffer;
   constructor(
-    readonly json: string,
+    json: string,
     /** True when it does not depend on the clock (the request named its date, or its year and month). */
     readonly timeless: boolean,
-  ) {}
+  ) {
+    this.bytes = Buffer.from(json);
+  }
+
+  get json(): string {
+    return this.bytes.toString();
+  }
 }
 
 const bodies = new Map<string, RenderedBody>();
