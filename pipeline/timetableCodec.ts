@@ -60,6 +60,8 @@ export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: n
   if (header[0] !== FORMAT) throw new Error(`stored timetable of format ${header[0]}, expected ${FORMAT}`);
   const year = header[1];
   const n = header[2];
+  const expectedBytes = (HEADER_INT16 + SERIES.length * n) * 2 + 2 * n;
+  if (bytes.length !== expectedBytes) throw new Error(`stored timetable of ${bytes.length} bytes, expected ${expectedBytes} for ${n} days`);
   if (first < 0 || first + count > n) throw new Error(`days ${first}..${first + count} are outside the stored ${n}`);
   const values = new Int16Array(aligned.buffer, HEADER_INT16 * 2, SERIES.length * n);
   const flags = new Uint8Array(aligned.buffer, (HEADER_INT16 + SERIES.length * n) * 2, 2 * n);

@@ -2,7 +2,7 @@
 // (`build-…`), and a small file `current` naming the live one. A run writes its own environment and, only when
 // complete, replaces `current` atomically (write beside, rename over); a run killed halfway leaves `current`, and
 // so the live store, as it was. Servers follow `current`.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
@@ -27,12 +27,44 @@ export const timetablesDir = (dataDir: string): string => path.join(dataDir, 'ti
 export const timetableKey = (placeId: string, method: string, madhab: string, year: number): string =>
   `${placeId}/${method}/${madhab}/${year}`;
 
+/** What `current` says: a build that is there, no `current` at all, or a problem with it. */
+export type LiveBuild = { name: string } | { absent: true } | { problem: string };
+
+export function liveBuild(dataDir: string): LiveBuild {
+  const file = path.join(timetablesDir(dataDir), CURRENT);
+  if (!existsSync(file)) return { absent: true };
+  const name = readFileSync(file, 'utf8').trim();
+  if (!/^build-[\w.-]+$/.test(name)) return { problem: `${file} does not name a build` };
+  if (!existsSync(path.join(timetablesDir(dataDir), name, 'data.mdb'))) return { problem: `${name}, named by ${file}, is not there` };
+  return { name };
+}
+
 /** The name of the live build, if there is one. */
 export function currentBuild(dataDir: string): string | undefined {
-  const file = path.join(timetablesDir(dataDir), CURRENT);
-  if (!existsSync(file)) return undefined;
-  const name = readFileSync(file, 'utf8').trim();
-  return /^build-[\w.-]+$/.test(name) && existsSync(path.join(timetablesDir(dataDir), name)) ? name : undefined;
+  const live = liveBuild(dataDir);
+  return 'name' in live ? live.name : undefined;
+}
+
+/** LMDB's first meta page holds this magic number after the page header (24 bytes in the LMDB that lmdb-js builds). */
+const LMDB_MAGIC = 0xbeefc0de;
+const LMDB_MAGIC_OFFSET = 24;
+
+/**
+ * Throws unless the file starts with LMDB's two meta pages. LMDB trusts its files: opening one that is not an LMDB
+ * file can crash the process, so a damaged store is refused here, before it is opened.
+ */
+function assertLmdbHeader(file: string): void {
+  const header = Buffer.alloc(LMDB_MAGIC_OFFSET + 4);
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (readSync(fd, header, 0, header.length, 0) < header.length) throw new Error(`${file} is too short to be a store (${size} bytes)`);
+    if (header.readUInt32LE(LMDB_MAGIC_OFFSET) !== LMDB_MAGIC) {
+      throw new Error(`${file} is not an LMDB store (its header is not LMDB's)`);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function openEnvironment(dir: string, readOnly: boolean): { root: RootDatabase; days: Database<Buffer, string> } {
@@ -121,9 +153,9 @@ export class TimetableReader {
   ) {}
 
   /** Opens the live build, or returns undefined when there is none. */
-  static openCurrent(dataDir: string): TimetableReader | undefined {
-    const name = currentBuild(dataDir);
-    if (!name) return undefined;
+  /** Opens a build read-only; throws when it cannot be read (missing, not LMDB, no meta record). */
+  static open(dataDir: string, name: string): TimetableReader {
+    assertLmdbHeader(path.join(timetablesDir(dataDir), name, 'data.mdb'));
     const { root, days } = openEnvironment(path.join(timetablesDir(dataDir), name), true);
     const meta = root.get(META_KEY) as StoreMeta | undefined;
     if (!meta) {

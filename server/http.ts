@@ -82,6 +82,9 @@ const MCP_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.fromEntri
 /** An MCP message is a JSON-RPC request: a megabyte is far more than any tool call needs. */
 const MCP_MAX_BODY_BYTES = 1 << 20;
 
+/** A path as echoed in messages and logs: a client may send one of many kilobytes. */
+const clipped = (path: string): string => (path.length <= 200 ? path : `${path.slice(0, 200)}…`);
+
 interface Credentials {
   authorization: string;
   apiKey: string;
@@ -107,6 +110,9 @@ export interface ServerState {
   catalog: PlaceCatalog | undefined;
   /** The live precomputed timetables, when there are any for the catalog. */
   store: TimetableReader | undefined;
+  /** Why the store cannot be read, while it cannot (storeFollower.ts). */
+  storeProblem: string | undefined;
+  storeReadFailed(error: unknown): void;
   /** The body of GET /healthz. */
   health(): object;
 }
@@ -140,7 +146,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
   /** Renders any error as the contract's body; an unexpected one is logged with the request id. */
   function failure(error: unknown, requestId: string, method: string, url: string): Reply {
     if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers });
-    log('error', 'internal_error', { requestId, method, path: url, error: String((error as Error)?.stack ?? error) });
+    log('error', 'internal_error', { requestId, method, path: clipped(url), error: String((error as Error)?.stack ?? error) });
     return errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`);
   }
 
@@ -156,7 +162,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
       const kept = storedAnswer(repeat);
       if (kept) return { status: 200, body: kept.bytes, quota };
       const params = validateParams(route.params, parseQuery(rawQuery));
-      const result = route.handle(params, { now: at, catalog: options.state.catalog, store });
+      const { catalog, storeProblem, storeReadFailed } = options.state;
+      const result = route.handle(params, { now: at, catalog, store, storeProblem, storeReadFailed });
       if (result instanceof RenderedBody) {
         if (repeat && result.timeless) keepRendered(repeat, result);
         return { status: 200, body: result.bytes, quota };
@@ -174,7 +181,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     }
     const route = ROUTES_BY_PATH.get(url);
     if (!route && url !== OPENAPI_PATH) {
-      return errorReply('not_found', `There is no ${url}; the API lives under /api/v1 (see ${OPENAPI_PATH}).`);
+      return errorReply('not_found', `There is no ${clipped(url)}; the API lives under /api/v1 (see ${OPENAPI_PATH}).`);
     }
     if (method === 'options') return { status: 204, body: '', headers: PREFLIGHT_HEADERS };
     if (method !== 'get') {
@@ -206,7 +213,10 @@ export function createApp(options: HttpOptions): TemplatedApp {
   }
 
   const mcpDependencies: McpDependencies = {
-    context: () => ({ now: now(), catalog: options.state.catalog, store: options.state.store }),
+    context: () => {
+      const { catalog, store, storeProblem, storeReadFailed } = options.state;
+      return { now: now(), catalog, store, storeProblem, storeReadFailed };
+    },
     links: options,
   };
 
@@ -215,7 +225,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     log('info', 'request', {
       requestId,
       method: method.toUpperCase(),
-      path: url,
+      path: clipped(url),
       status: reply.status,
       ...(reply.code ? { code: reply.code } : {}),
       ms: Math.round((performance.now() - started) * 1000) / 1000,

@@ -9,18 +9,15 @@ import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
 import { ApiError } from './errors.js';
 import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
 import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
-import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import { keepBody } from './renderedResponses.js';
-import { dayRecords, storedAnswer } from './timetables.js';
+import { dayRecords, storedAnswer, type TimetableSource } from './timetables.js';
 
-export interface RequestContext {
+export interface RequestContext extends TimetableSource {
   /** The server's clock, UTC milliseconds. */
   now: number;
   /** The place catalog, once built. */
   catalog: PlaceCatalog | undefined;
-  /** The precomputed timetables, when there are any for this catalog. */
-  store: TimetableReader | undefined;
 }
 
 export interface Route<P extends ParamSpecs = ParamSpecs> {

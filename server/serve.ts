@@ -39,8 +39,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     serving: false,
     catalog: undefined,
     store: undefined,
+    storeProblem: undefined,
+    storeReadFailed: (error) => storeFollower.readFailed(error),
     health: () => ({
-      status: 'ok',
+      status: state.storeProblem === undefined ? 'ok' : 'degraded',
+      ...(state.storeProblem === undefined ? {} : { storeProblem: state.storeProblem }),
       catalogBuiltAt: state.catalog?.builtAt ?? null,
       dataBuiltAt: state.store?.meta.builtAt ?? null,
       years: state.store?.meta.years ?? [],

@@ -1,7 +1,13 @@
 // Keeps a running server on the live precomputed store: checks `current` every second and, when a precompute run
 // has switched it, opens the new store and swaps it in between two requests (requests are answered synchronously,
 // so none sees half a switch). The old store is closed a little later.
-import { currentBuild, TimetableReader } from '../pipeline/timetableStore.js';
+//
+// A store that should be there and cannot be read (`current` names a build that is gone or is not a store, a
+// read fails, or the store this server used disappears) is a fault, not a reason to guess: answers that would come
+// from it are 503 service_unavailable, with one `store_unreadable` log line, until a good build is live again (the
+// next check that finds one recovers). A data directory that has never had a store is not a fault: everything is
+// computed live. A store made from another catalog is not used (its place ids may differ) and answers are live.
+import { liveBuild, TimetableReader } from '../pipeline/timetableStore.js';
 import { log } from './log.js';
 
 const CHECK_MS = 1000;
@@ -9,38 +15,72 @@ const CLOSE_OLD_AFTER_MS = 5000;
 
 export interface StoreHolder {
   store: TimetableReader | undefined;
+  /** Why the store cannot be read, while it cannot. */
+  storeProblem: string | undefined;
   catalog: { builtAt: string } | undefined;
 }
 
 export class StoreFollower {
   private timer: NodeJS.Timeout | undefined;
-  private openedBuild: string | undefined;
+  /** The build in use, or the one found unusable (not retried until `current` changes or it reappears). */
+  private checkedBuild: string | undefined;
+  /** True once this server has used a store: from then on its absence is a fault. */
+  private hadStore = false;
 
   constructor(
     private readonly dataDir: string,
     private readonly holder: StoreHolder,
   ) {}
 
-  /** Opens the live build if it is not the one in use; a store for another catalog is not used. */
   check(): void {
-    const build = currentBuild(this.dataDir);
-    if (build === this.openedBuild) return;
-    this.openedBuild = build;
-    let next: TimetableReader | undefined;
+    const live = liveBuild(this.dataDir);
+    if ('absent' in live) {
+      if (this.hadStore) this.fail(undefined, 'the store\'s "current" file is gone');
+      return;
+    }
+    if ('problem' in live) {
+      this.fail(undefined, live.problem);
+      return;
+    }
+    if (live.name === this.checkedBuild) return;
+    this.checkedBuild = live.name;
+    let next: TimetableReader;
     try {
-      next = build ? TimetableReader.openCurrent(this.dataDir) : undefined;
+      next = TimetableReader.open(this.dataDir, live.name);
     } catch (error) {
-      log('error', 'store_unreadable', { build, error: String(error) });
+      this.fail(live.name, String(error));
+      return;
     }
-    if (next && next.meta.catalogBuiltAt !== this.holder.catalog?.builtAt) {
-      log('warn', 'store_for_another_catalog', { build, storeCatalog: next.meta.catalogBuiltAt, catalog: this.holder.catalog?.builtAt ?? null, hint: 'run make precompute' });
+    if (next.meta.catalogBuiltAt !== this.holder.catalog?.builtAt) {
+      log('warn', 'store_for_another_catalog', { build: live.name, storeCatalog: next.meta.catalogBuiltAt, catalog: this.holder.catalog?.builtAt ?? null, hint: 'run make precompute' });
       void next.close();
-      next = undefined;
+      this.use(undefined, undefined);
+      return;
     }
+    this.hadStore = true;
+    const recovered = this.holder.storeProblem !== undefined;
+    this.use(next, undefined);
+    log('warn', recovered ? 'store_recovered' : 'store_live', { build: next.name, builtAt: next.meta.builtAt, years: next.meta.years, placeYears: next.meta.placeYears });
+  }
+
+  /** A read from the live store failed: it is given up until a good build is live again. */
+  readFailed(error: unknown): void {
+    this.fail(this.holder.store?.name, `a read failed: ${String(error)}`);
+  }
+
+  private fail(build: string | undefined, problem: string): void {
+    this.checkedBuild = build;
+    this.hadStore = true;
+    if (this.holder.storeProblem === problem) return; // said once already
+    log('error', 'store_unreadable', { build: build ?? null, problem, effect: 'answers from the store are 503 until a good build is live', hint: 'run make precompute' });
+    this.use(undefined, problem);
+  }
+
+  private use(store: TimetableReader | undefined, problem: string | undefined): void {
     const old = this.holder.store;
-    this.holder.store = next;
-    if (next) log('warn', 'store_live', { build: next.name, builtAt: next.meta.builtAt, years: next.meta.years, placeYears: next.meta.placeYears });
-    if (old) setTimeout(() => void old.close(), CLOSE_OLD_AFTER_MS).unref();
+    this.holder.store = store;
+    this.holder.storeProblem = problem;
+    if (old && old !== store) setTimeout(() => void old.close(), CLOSE_OLD_AFTER_MS).unref();
   }
 
   start(): void {

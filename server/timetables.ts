@@ -8,13 +8,21 @@ import { computeTimetable, type DayTimes } from '../pipeline/prayerTimes.js';
 import { decodeDays } from '../pipeline/timetableCodec.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import { countAnswer } from './answerCounts.js';
+import { ApiError } from './errors.js';
 import type { Place } from './location.js';
 import { cachedBody, type RenderedBody } from './renderedResponses.js';
 
 export interface TimetableSource {
   /** The live store, when there is one built from the catalog the server uses. */
   store: TimetableReader | undefined;
+  /** Why the store cannot be read, while it cannot (storeFollower.ts): answers for catalog places are then 503. */
+  storeProblem?: string | undefined;
+  /** Told when a read from the store fails. */
+  storeReadFailed?: (error: unknown) => void;
 }
+
+const storeUnavailable = (): ApiError =>
+  new ApiError('service_unavailable', 'The precomputed timetables cannot be read at the moment; try again shortly (lat and lon are answered meanwhile).');
 
 
 /** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
@@ -52,7 +60,16 @@ export function dayRecords(
   count: number,
   withExtras: boolean,
 ): { days: DayRecord[]; fromStore: boolean } {
-  const stored = source.store && place.placeId ? storedDays(source.store, place.placeId, method, madhab, first, count) : undefined;
+  let stored: DayTimes[] | undefined;
+  if (place.placeId && source.storeProblem !== undefined) throw storeUnavailable();
+  if (place.placeId && source.store) {
+    try {
+      stored = storedDays(source.store, place.placeId, method, madhab, first, count);
+    } catch (error) {
+      source.storeReadFailed?.(error);
+      throw storeUnavailable();
+    }
+  }
   const days =
     stored ??
     computeTimetable(
