@@ -1,8 +1,9 @@
 // `make bench`: a fresh server, every endpoint through the whole path (key, quota, parameters, answer) at 64
-// connections, beside this machine's ceiling for the stack measured in the same run. One table.
+// connections, beside this machine's ceiling for the stack measured in the same run: with one serving thread, then
+// with one per core (the default), each beside a ceiling with as many threads.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
-import { spawn } from 'node:child_process';
-import { cpus, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
@@ -25,7 +26,6 @@ const date = today.toISOString().slice(0, 10);
 const dir = dataDirWithCatalog(dataDir);
 // The benchmarked city is precomputed, as every catalog city is after `make precompute`.
 await precompute({ dataDir: dir, years: [year, year + 1], methods: 'default', madhabs: 'default', scope: 'places:g745044' });
-const { server, key } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn' });
 
 const endpoints: Array<[string, string]> = [
   ['/times by city (lookup)', `/api/v1/times?city=istanbul&date=${date}`],
@@ -35,28 +35,50 @@ const endpoints: Array<[string, string]> = [
   ['/cities', '/api/v1/cities?q=ist'],
   ['/qibla', '/api/v1/qibla?city=istanbul'],
 ];
-const timesBytes = (await (await fetch(server.baseUrl + endpoints[0][1], { headers: { 'X-API-Key': key } })).text()).length;
 
-const ceiling = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./ceilingServer.ts', import.meta.url)), '0', String(timesBytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
-const ceilingPort = await new Promise<number>((resolve) => ceiling.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
-
-const rows: string[] = [];
-const row = (name: string, rps: number, p50: number, p99: number, share: string) =>
-  `| ${name.padEnd(26)} | ${rps.toFixed(0).padStart(8)} | ${p50.toFixed(2).padStart(7)} | ${p99.toFixed(2).padStart(7)} | ${share.padStart(11)} |`;
-try {
-  const ceilingResult = runWrk(`http://127.0.0.1:${ceilingPort}/`, { connections: CONNECTIONS, seconds: SECONDS });
-  rows.push(row(`ceiling (${timesBytes} B constant)`, ceilingResult.requestsPerSecond, ceilingResult.p50ms, ceilingResult.p99ms, '100%'));
-  for (const [name, url] of endpoints) {
-    runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
-    const r = runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
-    if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
-    rows.push(row(name, r.requestsPerSecond, r.p50ms, r.p99ms, `${((100 * r.requestsPerSecond) / ceilingResult.requestsPerSecond).toFixed(0)}%`));
-  }
-} finally {
-  ceiling.kill();
-  await server.stop();
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
 }
+
+/** The ceiling and every endpoint, with `threads` serving threads on each side. */
+async function measure(threads: number): Promise<Row[]> {
+  const { server, key } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads) });
+  const rows: Row[] = [];
+  let ceiling: ChildProcess | undefined;
+  try {
+    const timesBytes = (await (await fetch(server.baseUrl + endpoints[0][1], { headers: { 'X-API-Key': key } })).text()).length;
+    ceiling = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(timesBytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const ceilingPort = await new Promise<number>((resolve) => ceiling!.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
+    const c = runWrk(`http://127.0.0.1:${ceilingPort}/`, { connections: CONNECTIONS, seconds: SECONDS });
+    rows.push({ name: `ceiling (${timesBytes} B constant)`, rps: c.requestsPerSecond, p50: c.p50ms, p99: c.p99ms });
+    for (const [name, url] of endpoints) {
+      runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
+      const r = runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
+      if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
+      rows.push({ name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms });
+    }
+  } finally {
+    ceiling?.kill();
+    await server.stop();
+  }
+  return rows;
+}
+
+const cores = availableParallelism();
+const single = await measure(1);
+const several = cores > 1 ? await measure(cores) : undefined;
+const line = (r: Row, ceiling: Row, extra = '') =>
+  `| ${r.name.padEnd(26)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${`${((100 * r.rps) / ceiling.rps).toFixed(0)}%`.padStart(11)} |${extra}`;
 console.log(
   `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
-    `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${rows.join('\n')}`,
+    `\nOne serving thread (WORKERS=1), beside a one-thread ceiling:\n` +
+    `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${single.map((r) => line(r, single[0])).join('\n')}\n` +
+    (several
+      ? `\n${cores} serving threads (WORKERS=${cores}, the default here), beside a ${cores}-thread ceiling; gain over one thread:\n` +
+        `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  | gain  |\n|---|---|---|---|---|---|\n` +
+        several.map((r, i) => line(r, several[0], ` ${`${(r.rps / single[i].rps).toFixed(2)}x`.padStart(5)} |`)).join('\n')
+      : ''),
 );

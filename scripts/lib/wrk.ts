@@ -1,5 +1,5 @@
 // Running wrk (Debian's package, installed here when missing) and reading its numbers.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 
 export function ensureWrk(): void {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
@@ -14,18 +14,28 @@ export interface WrkResult {
   p99ms: number;
   non2xx: number;
   errors: number;
+  /** wrk's whole output (a script's done() prints there). */
+  output: string;
 }
 
 const toMs = (value: string, unit: string): number => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit];
 
-export function runWrk(
-  url: string,
-  options: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string },
-): WrkResult {
+export interface WrkOptions {
+  connections: number;
+  seconds: number;
+  threads?: number;
+  headers?: Record<string, string>;
+  script?: string;
+}
+
+function wrkArgs(url: string, options: WrkOptions): string[] {
   const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (options.script) args.push('-s', options.script);
-  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  return [...args, url];
+}
+
+function parseWrk(out: string): WrkResult {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
   const p50 = /\s50%\s+([\d.]+)(us|ms|s)/.exec(out);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
@@ -38,5 +48,21 @@ export function runWrk(
     p99ms: toMs(p99[1], p99[2]),
     non2xx: non2xx ? Number(non2xx[1]) : 0,
     errors: errors ? errors.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
+    output: out,
   };
+}
+
+/** Runs wrk and waits for it. */
+export function runWrk(url: string, options: WrkOptions): WrkResult {
+  return parseWrk(execFileSync('wrk', wrkArgs(url, options), { encoding: 'utf8' }));
+}
+
+/** Runs wrk in the background: the caller can watch the server meanwhile. */
+export function startWrk(url: string, options: WrkOptions): Promise<WrkResult> {
+  return new Promise((resolve, reject) => {
+    execFile('wrk', wrkArgs(url, options), { encoding: 'utf8', maxBuffer: 16 << 20 }, (error, out) => {
+      if (error) reject(error);
+      else resolve(parseWrk(out));
+    });
+  });
 }
