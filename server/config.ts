@@ -12,6 +12,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Serving threads (WORKERS, default one per core): each runs its own uWebSockets.js app on the same port. */
   workers: number;
+  /** The old-generation heap budget of each serving thread in MB (THREAD_HEAP_MB). */
+  threadHeapMb: number;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -25,9 +27,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const workers = env.WORKERS === undefined || env.WORKERS === '' ? availableParallelism() : Number(env.WORKERS);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`WORKERS must be 1..64, not ${env.WORKERS}`);
+  const threadHeapMb = env.THREAD_HEAP_MB === undefined || env.THREAD_HEAP_MB === '' ? 384 : Number(env.THREAD_HEAP_MB);
+  if (!Number.isInteger(threadHeapMb) || threadHeapMb < 128) throw new Error(`THREAD_HEAP_MB must be an integer of at least 128, not ${env.THREAD_HEAP_MB}`);
   return {
     port,
     workers,
+    threadHeapMb,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,

@@ -1,6 +1,6 @@
-// The server's primary thread: owns the account store and the usage counts, starts the serving threads (one per
-// core by default, each a uWebSockets.js app on the same port; with WORKERS=1 it serves itself), restarts a thread
-// that dies, writes usage back every second, and stops everything cleanly on SIGTERM/SIGINT.
+// The server's primary thread: owns the account store and the usage counts, starts the serving threads (WORKERS,
+// one per core by default, each a uWebSockets.js app on the same port), restarts a thread that dies, writes usage
+// back every second, and stops everything cleanly on SIGTERM/SIGINT.
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { AccountStore } from './accountStore.js';
@@ -8,7 +8,7 @@ import { answerCountsBuffer } from './answerCounts.js';
 import { loadConfig, type Config } from './config.js';
 import type { FromWorker, ToWorker } from './httpWorker.js';
 import { flushLog, log, setLogLevel } from './log.js';
-import { serve, type ServeOptions, type Serving } from './serve.js';
+import type { ServeOptions } from './serve.js';
 import { SharedUsage } from './sharedUsage.js';
 import { UsageWriter } from './usageWriter.js';
 import { usingFallback } from './uws.js';
@@ -73,28 +73,35 @@ function freePort(host: string): Promise<number> {
 
 /** A serving thread in a worker, restarted if it ever ends without being asked to. */
 class ServingThread {
-  private worker!: Worker;
+  private worker: Worker | undefined;
   private stopping = false;
-  private stopped: (() => void) | undefined;
+  private exited: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ServeOptions) {}
 
-  /** Starts the worker; resolves once it listens. */
-  start(): Promise<void> {
+  /** Starts the worker; resolves with the port once it listens. */
+  start(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), { workerData: this.options });
+      const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), {
+        workerData: this.options,
+        // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds.
+        resourceLimits: { maxOldGenerationSizeMb: this.options.config.threadHeapMb },
+      });
       this.worker = worker;
+      this.exited = new Promise((done) => worker.once('exit', () => done()));
       worker.on('message', (message: FromWorker) => {
-        if (message.type === 'listening') resolve();
+        if (message.type === 'listening') {
+          this.options.port = message.port; // a restart binds the same port
+          resolve(message.port);
+        }
         else if (message.type === 'failed') reject(new Error(message.error));
-        else if (message.type === 'stopped') this.stopped?.();
       });
       worker.on('error', (error) => {
         log('error', 'worker_error', { thread: this.options.thread, error: String(error?.stack ?? error) });
         reject(error);
       });
-      worker.on('exit', (code) => {
-        this.stopped?.();
+      worker.once('exit', (code) => {
+        reject(new Error(`serving thread ${this.options.thread} ended (${code}) before it listened`));
         if (this.stopping) return;
         log('error', 'worker_exited', { thread: this.options.thread, code, restartInMs: RESTART_AFTER_MS });
         setTimeout(() => {
@@ -108,12 +115,11 @@ class ServingThread {
     });
   }
 
+  /** Asks the thread to close its app and connections; resolves when it has ended. */
   stop(): Promise<void> {
     this.stopping = true;
-    return new Promise((resolve) => {
-      this.stopped = resolve;
-      this.worker.postMessage({ type: 'stop' } satisfies ToWorker);
-    });
+    this.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
+    return this.exited;
   }
 }
 
@@ -126,26 +132,27 @@ const serveOptions = (thread: number, port: number): ServeOptions => ({
   port,
 });
 
-let stopServing: () => Promise<void>;
-let port: number;
+// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget.
+const port = config.port === 0 && config.workers > 1 ? await freePort(config.host) : config.port;
+const threads: ServingThread[] = [];
+let boundPort = port;
 try {
-  if (config.workers === 1) {
-    const serving: Serving = await serve({ ...serveOptions(0, config.port), accountStore });
-    port = serving.port;
-    stopServing = serving.stop;
-  } else {
-    port = config.port === 0 ? await freePort(config.host) : config.port;
-    const threads = Array.from({ length: config.workers }, (_, thread) => new ServingThread(serveOptions(thread, port)));
-    await Promise.all(threads.map((t) => t.start()));
-    stopServing = async () => void (await Promise.all(threads.map((t) => t.stop())));
-  }
+  // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
+  const first = new ServingThread(serveOptions(0, port));
+  threads.push(first);
+  boundPort = await first.start();
+  const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort)));
+  threads.push(...rest);
+  await Promise.all(rest.map((t) => t.start()));
 } catch (error) {
   log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
-  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, error);
+  await Promise.all(threads.map((t) => t.stop()));
+  fail((error as Error).message, error);
 }
+const stopServing = async () => void (await Promise.all(threads.map((t) => t.stop())));
 
-const url = `http://${config.host}:${port}`;
-log('warn', 'listening', { host: config.host, port, url, workers: config.workers, nativeUws: !usingFallback });
+const url = `http://${config.host}:${boundPort}`;
+log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
 process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
 
 let stopping = false;

@@ -21,8 +21,6 @@ export interface ServeOptions {
   answerCountsBuffer: SharedArrayBuffer;
   /** The port to listen on (0: any; only when one thread serves). */
   port: number;
-  /** The primary's account store, when serving in the primary thread. */
-  accountStore?: AccountStore;
 }
 
 export interface Serving {
@@ -52,10 +50,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }),
   };
 
-  const ownAccountStore = options.usageBuffer && !options.accountStore ? AccountStore.open(config.dataDir) : undefined;
-  const accountStore = options.accountStore ?? ownAccountStore;
-  const access =
-    accountStore && options.usageBuffer ? new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer)) : undefined;
+  // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
+  const accountStore = options.usageBuffer ? AccountStore.open(config.dataDir) : undefined;
+  let access: AccessControl | undefined;
+  try {
+    access = accountStore && new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer!));
+  } catch (error) {
+    await accountStore?.close();
+    throw error;
+  }
   access?.start();
 
   const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${options.port}` };
@@ -93,7 +96,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       state.serving = false;
       closeApp(app);
       access?.stop();
-      await ownAccountStore?.close();
+      await accountStore?.close();
       await storeFollower.stop();
     },
   };
