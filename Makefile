@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install run test precompute bench catalog
+.PHONY: install run test precompute bench load catalog
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -42,3 +42,7 @@ precompute: install $(CATALOG)
 # A fresh server, every endpoint and the stack's ceiling in one table (installs wrk when missing).
 bench: install $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s bench
+
+# 60 s at the server's peak: no errors but the intended 429s, memory and descriptors flat.
+load: install $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm run -s load
