@@ -5,10 +5,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
-import { loadConfig } from '../server/config.js';
 import { dataDirWithCatalog, startServerWithKey } from '../server/serverProcess.js';
+import { readCatalog } from '../pipeline/catalog/catalogFile.js';
+import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const ROUNDS = 3;
@@ -18,12 +18,7 @@ const CITY = 'istanbul';
 const CITY_ID = 'g745044';
 
 ensureWrk();
-const { dataDir } = loadConfig();
-const catalog = readCatalog(dataDir);
-if (!catalog) {
-  console.error(`No catalog under ${dataDir}; build it first: npm run cli -- catalog build`);
-  process.exit(1);
-}
+const { dataDir, catalog } = requireCatalog();
 const server = (dir: string) => startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://bench.example' });
 const withCatalog = () => dataDirWithCatalog(dataDir);
 

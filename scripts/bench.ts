@@ -5,21 +5,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
-import { loadConfig } from '../server/config.js';
 import { dataDirWithCatalog, startServerWithKey } from '../server/serverProcess.js';
+import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
 
 ensureWrk();
-const { dataDir } = loadConfig();
-if (!readCatalog(dataDir)) {
-  console.error(`No catalog under ${dataDir}; build it first: npm run cli -- catalog build`);
-  process.exit(1);
-}
+const { dataDir } = requireCatalog();
 const today = new Date();
 const year = today.getUTCFullYear();
 const date = today.toISOString().slice(0, 10);

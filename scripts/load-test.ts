@@ -6,10 +6,9 @@
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { precompute } from '../pipeline/precompute.js';
-import { loadConfig } from '../server/config.js';
 import { dataDirWithCatalog, provisionKey, startServerWithKey } from '../server/serverProcess.js';
+import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, startWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -23,12 +22,7 @@ const RSS_TOLERANCE = { ratio: 0.1, mb: 25 };
 const FD_TOLERANCE = 2;
 
 ensureWrk();
-const { dataDir } = loadConfig();
-const catalog = readCatalog(dataDir);
-if (!catalog) {
-  console.error(`No catalog under ${dataDir}; build it first: npm run cli -- catalog build`);
-  process.exit(1);
-}
+const { dataDir, catalog } = requireCatalog();
 const today = new Date();
 const year = today.getUTCFullYear();
 const dir = dataDirWithCatalog(dataDir);
