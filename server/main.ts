@@ -75,6 +75,7 @@ function freePort(host: string): Promise<number> {
 class ServingThread {
   private worker: Worker | undefined;
   private stopping = false;
+  private listened = false;
   private exited: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ServeOptions) {}
@@ -92,9 +93,9 @@ class ServingThread {
       worker.on('message', (message: FromWorker) => {
         if (message.type === 'listening') {
           this.options.port = message.port; // a restart binds the same port
+          this.listened = true;
           resolve(message.port);
-        }
-        else if (message.type === 'failed') reject(new Error(message.error));
+        } else if (message.type === 'failed') reject(new Error(message.error));
       });
       worker.on('error', (error) => {
         log('error', 'worker_error', { thread: this.options.thread, error: String(error?.stack ?? error) });
@@ -102,7 +103,8 @@ class ServingThread {
       });
       worker.once('exit', (code) => {
         reject(new Error(`serving thread ${this.options.thread} ended (${code}) before it listened`));
-        if (this.stopping) return;
+        // A thread that never served failed at start, and the start fails with it; one that served is replaced.
+        if (this.stopping || !this.listened) return;
         log('error', 'worker_exited', { thread: this.options.thread, code, restartInMs: RESTART_AFTER_MS });
         setTimeout(() => {
           if (this.stopping) return;
