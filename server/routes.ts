@@ -10,6 +10,7 @@ import { ApiError } from './errors.js';
 import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
 import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
 import type { PlaceCatalog } from './placeCatalog.js';
+import { prayersAround } from './nextPrayer.js';
 import { keepBody } from './renderedResponses.js';
 import { dayRecords, storedAnswer, type TimetableSource } from './timetables.js';
 
@@ -71,8 +72,6 @@ function storedAnswerKey(ctx: RequestContext, place: Place, what: string, calc: 
   if (!ctx.store || !place.placeId || !ctx.catalog) return undefined;
   return `${ctx.store.name}|${ctx.catalog.publicBaseUrlInUse()}|${what}|${place.placeId}|${calc.method.id}|${calc.madhab}|${when}`;
 }
-
-const NEXT_PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 
 function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
   return r;
@@ -157,10 +156,7 @@ export const ROUTES = [
       const calc = calculationFor(p, place);
       const now = Math.floor(ctx.now / 1000) * 1000;
       const today = localDate(now, place.timeZone);
-      const prayers = dayRecords(ctx, place, calc.method, calc.madhab, addDays(today, -1), 3, false)
-        .days
-        .flatMap((day) => NEXT_PRAYERS.map((prayer) => ({ prayer, time: day.times[prayer], iso: day.iso[prayer], at: Date.parse(day.iso[prayer]) })))
-        .sort((a, b) => a.at - b.at);
+      const prayers = prayersAround(ctx, place, calc.method, calc.madhab, today, storedAnswerKey(ctx, place, 'next', calc, formatDate(today)));
       const next = prayers.find((x) => x.at > now);
       const previous = prayers.findLast((x) => x.at <= now);
       if (!next) throw new Error('no prayer within the next day');

@@ -76,6 +76,35 @@ describe('lookup and live computation', () => {
     expect((await health(live.server)).answers.store).toBe(0);
   }, 180_000);
 
+  it('/next from the store (computed once a day, then kept) names the same prayers as live computation', async () => {
+    const catalog = readCatalog(inject('catalogDataDir'))!;
+    const before = (await health(withStore.server)).answers;
+    const named = (x: any) => ({
+      location: x.location,
+      next: { prayer: x.next.prayer, time: x.next.time, iso: x.next.iso },
+      previous: x.previous && { prayer: x.previous.prayer, time: x.previous.time, iso: x.previous.iso },
+    });
+    let asked = 0;
+    for (const id of PLACES) {
+      const city = encodeURIComponent(catalog.places.find((p) => p.id === id)!.path);
+      for (const method of ['diyanet', 'muslimWorldLeague', 'isna']) {
+        const p = `/api/v1/next?city=${city}&method=${method}`;
+        // Twice: the first decodes the days from the store, the second finds them kept.
+        for (let round = 0; round < 2; round++) {
+          const [stored, computed] = await Promise.all([getText(withStore.server, withStore.key, p), getText(live.server, live.key, p)]);
+          expect(stored.status, p).toBe(200);
+          const a = JSON.parse(stored.body);
+          expect(named(a), p).toEqual(named(JSON.parse(computed.body)));
+          expect(a.next.inSeconds).toBe((Date.parse(a.next.iso) - Date.parse(a.now)) / 1000);
+          asked++;
+        }
+      }
+    }
+    const after = (await health(withStore.server)).answers;
+    expect(after.store - before.store).toBe(asked);
+    expect(after.live - before.live).toBe(0);
+  });
+
   it('a year not stored is computed live', async () => {
     const before = (await health(withStore.server)).answers;
     const { status } = await getText(withStore.server, withStore.key, '/api/v1/times?city=istanbul&date=2027-05-01');
