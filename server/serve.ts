@@ -77,7 +77,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   } catch (error) {
     log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
   }
-  const storeFollower = new StoreFollower(config.dataDir, state);
+  const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
   storeFollower.start();
 
   const port = await new Promise<number>((resolve, reject) => {

@@ -30,6 +30,8 @@ export class StoreFollower {
   constructor(
     private readonly dataDir: string,
     private readonly holder: StoreHolder,
+    /** The serving thread, named in the log lines: each thread follows the store on its own. */
+    private readonly thread = 0,
   ) {}
 
   check(): void {
@@ -52,7 +54,7 @@ export class StoreFollower {
       return;
     }
     if (next.meta.catalogBuiltAt !== this.holder.catalog?.builtAt) {
-      log('warn', 'store_for_another_catalog', { build: live.name, storeCatalog: next.meta.catalogBuiltAt, catalog: this.holder.catalog?.builtAt ?? null, hint: 'run make precompute' });
+      log('warn', 'store_for_another_catalog', { thread: this.thread, build: live.name, storeCatalog: next.meta.catalogBuiltAt, catalog: this.holder.catalog?.builtAt ?? null, hint: 'run make precompute' });
       void next.close();
       this.use(undefined, undefined);
       return;
@@ -60,7 +62,7 @@ export class StoreFollower {
     this.hadStore = true;
     const recovered = this.holder.storeProblem !== undefined;
     this.use(next, undefined);
-    log('warn', recovered ? 'store_recovered' : 'store_live', { build: next.name, builtAt: next.meta.builtAt, years: next.meta.years, placeYears: next.meta.placeYears });
+    log('warn', recovered ? 'store_recovered' : 'store_live', { thread: this.thread, build: next.name, builtAt: next.meta.builtAt, years: next.meta.years, placeYears: next.meta.placeYears });
   }
 
   /** A read from the live store failed: it is given up until a good build is live again. */
@@ -72,7 +74,7 @@ export class StoreFollower {
     this.checkedBuild = build;
     this.hadStore = true;
     if (this.holder.storeProblem === problem) return; // said once already
-    log('error', 'store_unreadable', { build: build ?? null, problem, effect: 'answers from the store are 503 until a good build is live', hint: 'run make precompute' });
+    log('error', 'store_unreadable', { thread: this.thread, build: build ?? null, problem, effect: 'answers from the store are 503 until a good build is live', hint: 'run make precompute' });
     this.use(undefined, problem);
   }
 
