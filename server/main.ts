@@ -149,7 +149,8 @@ try {
 } catch (error) {
   log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
   await Promise.all(threads.map((t) => t.stop()));
-  fail((error as Error).message, error);
+  const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
 }
 const stopServing = async () => void (await Promise.all(threads.map((t) => t.stop())));
 
