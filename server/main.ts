@@ -134,30 +134,7 @@ const serveOptions = (thread: number, port: number): ServeOptions => ({
   port,
 });
 
-// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget.
-const port = config.port === 0 && config.workers > 1 ? await freePort(config.host) : config.port;
 const threads: ServingThread[] = [];
-let boundPort = port;
-try {
-  // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
-  const first = new ServingThread(serveOptions(0, port));
-  threads.push(first);
-  boundPort = await first.start();
-  const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort)));
-  threads.push(...rest);
-  await Promise.all(rest.map((t) => t.start()));
-} catch (error) {
-  log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
-  await Promise.all(threads.map((t) => t.stop()));
-  const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
-}
-const stopServing = async () => void (await Promise.all(threads.map((t) => t.stop())));
-
-const url = `http://${config.host}:${boundPort}`;
-log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
-process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
-
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
@@ -165,7 +142,7 @@ async function stop(signal: string): Promise<void> {
   try {
     // Every thread stops listening and closes its connections first; then the counts of every answered request
     // are written, and only then does the process end.
-    await stopServing();
+    await Promise.all(threads.map((t) => t.stop()));
     await usageWriter?.stop();
     await accountStore?.close();
   } catch (error) {
@@ -175,6 +152,33 @@ async function stop(signal: string): Promise<void> {
   flushLog();
   process.exit(0);
 }
-
+// Installed before any thread serves: a signal that came before would end the process without the stop above.
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
+
+// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget.
+const port = config.port === 0 && config.workers > 1 ? await freePort(config.host) : config.port;
+let boundPort = port;
+try {
+  // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
+  const first = new ServingThread(serveOptions(0, port));
+  threads.push(first);
+  boundPort = await first.start();
+  if (!stopping) {
+    const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort)));
+    threads.push(...rest);
+    await Promise.all(rest.map((t) => t.start()));
+  }
+} catch (error) {
+  if (stopping) await new Promise(() => undefined); // a signal came during start-up: stop() ends the process
+  log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
+  await Promise.all(threads.map((t) => t.stop()));
+  const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
+}
+
+if (!stopping) {
+  const url = `http://${config.host}:${boundPort}`;
+  log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
+  process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
+}
