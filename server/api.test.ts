@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_NAMES } from '../pipeline/methods.js';
 import { startServer, startServerWithKey, type RunningServer } from './serverProcess.js';
+import { COUNTRY_DEFAULT_CASES } from './countryDefaultCases.js';
 
 let server: RunningServer;
 let key: string;
@@ -214,15 +215,7 @@ describe('/api/v1/hijri', () => {
 });
 
 describe('default method and madhab by country (from the zone until the catalog exists)', () => {
-  it.each([
-    ['TR', 39.93, 32.86, 'diyanet', 'shafi'],
-    ['PK', 24.86, 67.0, 'karachi', 'hanafi'],
-    ['SA', 21.42, 39.83, 'ummAlQura', 'shafi'],
-    ['US', 40.71, -74.0, 'isna', 'shafi'],
-    ['DE', 52.52, 13.4, 'muslimWorldLeague', 'shafi'],
-    ['IR', 35.69, 51.39, 'tehran', 'shafi'],
-    ['ID', -6.2, 106.85, 'kemenag', 'shafi'],
-  ])('%s', async (_country, lat, lon, method, madhab) => {
+  it.each(COUNTRY_DEFAULT_CASES)('%s', async (_country, lat, lon, method, madhab) => {
     const { body } = await get(`/api/v1/times?lat=${lat}&lon=${lon}&date=2026-05-01`);
     expect(body.method.id).toBe(method);
     expect(body.madhab).toBe(madhab);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultSources, readTurkishProvinces } from '../pipeline/catalog/sources.js';
 import { startServerWithKey, type RunningServer } from './serverProcess.js';
+import { COUNTRY_DEFAULT_CASES } from './countryDefaultCases.js';
 
 let server: RunningServer;
 let key: string;
@@ -132,14 +133,8 @@ describe('/api/v1/cities', () => {
 
 describe('coordinates with the catalog', () => {
   it('name the nearest catalog place, whose country picks the defaults', async () => {
-    const cases: Array<[string, number, number, string, string]> = [
-      ['TR', 39.93, 32.86, 'diyanet', 'shafi'],
-      ['PK', 24.86, 67.0, 'karachi', 'hanafi'],
-      ['SA', 21.42, 39.83, 'ummAlQura', 'shafi'],
-      ['US', 40.71, -74.0, 'isna', 'shafi'],
-      ['DE', 52.52, 13.4, 'muslimWorldLeague', 'shafi'],
-      ['IR', 35.69, 51.39, 'tehran', 'shafi'],
-      ['ID', -6.2, 106.85, 'kemenag', 'shafi'],
+    const cases = [
+      ...COUNTRY_DEFAULT_CASES,
       // Tromsø: geo-tz names Europe/Berlin's rules there; the nearest place says Norway.
       ['NO', 69.6496, 18.956, 'muslimWorldLeague', 'shafi'],
     ];
