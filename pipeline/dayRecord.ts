@@ -2,7 +2,7 @@
 // these records and the live path builds them with the same function, so both answer alike.
 import { formatDate } from './calendarDate.js';
 import { hijriDate, type HijriDate } from './hijri.js';
-import { clockTime, isoInstant, offsetMinutes } from './localTime.js';
+import { clockTime, isoInstant, offsetSeconds } from './localTime.js';
 import { TIME_NAMES, type TimeName } from './methods.js';
 import { EXTRA_NAMES, type DayTimes, type ExtraName } from './prayerTimes.js';
 
@@ -16,7 +16,7 @@ export interface DayRecord {
 }
 
 export function dayRecord(day: DayTimes, timeZone: string): DayRecord {
-  const local = (ms: number): string => clockTime(ms, offsetMinutes(timeZone, ms));
+  const local = (ms: number): string => clockTime(ms, offsetSeconds(timeZone, ms));
   const times = {} as Record<TimeName, string>;
   const iso = {} as Record<TimeName, string>;
   for (const name of TIME_NAMES) {

@@ -8,7 +8,9 @@ describe('formatting instants', () => {
       expect(isoInstant(ms + 17_000)).toBe(new Date(ms + 17_000).toISOString().replace('.000Z', 'Z'));
     }
     expect(clockTime(Date.UTC(2026, 0, 1, 23, 59), 0)).toBe('23:59');
-    expect(clockTime(Date.UTC(2026, 0, 1, 23, 59), 180)).toBe('02:59');
-    expect(clockTime(Date.UTC(2026, 0, 1, 0, 5), -300)).toBe('19:05');
+    expect(clockTime(Date.UTC(2026, 0, 1, 23, 59), 180 * 60)).toBe('02:59');
+    expect(clockTime(Date.UTC(2026, 0, 1, 0, 5), -300 * 60)).toBe('19:05');
+    // Local mean time: Istanbul's +01:55:52 shows 10:00:08 UTC as 11:56.
+    expect(clockTime(Date.UTC(1900, 0, 1, 10, 0, 8), 6952)).toBe('11:56');
   });
 });

@@ -3,7 +3,7 @@
 import { addDays, type CalendarDate } from './calendarDate.js';
 import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { localNoon, offsetMinutes } from './localTime.js';
+import { localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
@@ -23,23 +23,22 @@ export interface TimetableQuery {
 
 export interface DayTimes {
   date: CalendarDate;
-  /** UTC milliseconds of each time, on a whole minute. */
+  /** UTC milliseconds of each time, on a whole minute of the local clock. */
   times: Record<TimeName, number>;
   /** Names of `times` that were estimated, in TIME_NAMES order. */
   estimated: TimeName[];
-  /** UTC milliseconds, on a whole minute; an extra whose base event does not exist is absent. */
+  /** UTC milliseconds, on a whole minute of the local clock; an extra whose base event does not exist is absent. */
   extras: Partial<Record<ExtraName, number>>;
 }
 
 const MINUTE_MS = 60_000;
-const roundToMinute = (ms: number): number => Math.round(ms / MINUTE_MS) * MINUTE_MS;
 
 /**
  * adhan computes the solar day of a UTC date. Where the zone is far from the longitude's solar time
  * (Kiribati's +14 at 157° W), local noon of `date` belongs to the solar day of the UTC date before or after.
  */
 export function solarDateFor(date: CalendarDate, longitude: number, timeZone: string): CalendarDate {
-  const offsetHours = offsetMinutes(timeZone, localNoon(date, timeZone)) / 60;
+  const offsetHours = offsetSeconds(timeZone, localNoon(date, timeZone)) / 3600;
   const transitLocalHour = 12 - longitude / 15 + offsetHours;
   return addDays(date, -Math.floor(transitLocalHour / 24));
 }
@@ -73,7 +72,7 @@ const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
 function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): DayTimes {
   const e = today.events;
   const adj = q.method.adjustments;
-  const at = (t: number, minutes = 0): number => roundToMinute(t + minutes * MINUTE_MS);
+  const at = (t: number, minutes = 0): number => roundToLocalMinute(t + minutes * MINUTE_MS, q.timeZone);
   const fajr = at(e.fajr, adj.fajr);
   const times: Record<TimeName, number> = {
     imsak: q.method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
@@ -91,6 +90,7 @@ function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay
 /** Extras come from the astronomical events, without the method's fixed adjustments. */
 function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSolarDay): DayTimes['extras'] {
   const e = today.events;
+  const roundToMinute = (ms: number): number => roundToLocalMinute(ms, q.timeZone);
   const real = (n: SolarEventName): boolean => !today.estimated.has(n);
   const out: DayTimes['extras'] = {};
   if (real('sunrise')) out.ishraq = roundToMinute(e.sunrise + 15 * MINUTE_MS);

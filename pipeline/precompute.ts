@@ -1,5 +1,6 @@
 // `precompute`: yearly timetables for the catalog's places, by method and madhab, into a new store that becomes the
 // live one when complete. Work is spread over worker threads, one per core; the main thread writes to LMDB.
+import { TZDATA_VERSION } from './zoneRules.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { StoredPlace } from './catalog/catalogFile.js';
@@ -158,6 +159,7 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
   const meta: StoreMeta = {
     builtAt: new Date().toISOString(),
     catalogBuiltAt: catalog.builtAt,
+    tzdata: TZDATA_VERSION,
     years: [...options.years].sort(),
     scope: options.scope,
     methods: options.methods,

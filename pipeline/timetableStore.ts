@@ -10,6 +10,11 @@ export interface StoreMeta {
   builtAt: string;
   /** The catalog the places came from: a server uses the store only with the same catalog. */
   catalogBuiltAt: string;
+  /**
+   * The IANA tz release the local days were computed with (absent in stores built before the rules came from the
+   * tzdata package): a server uses the store only with the same rules.
+   */
+  tzdata?: string;
   years: number[];
   scope: string;
   /** Methods stored: `default` (each place's country default) or a list of ids. */

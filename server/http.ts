@@ -112,6 +112,8 @@ export interface ServerState {
   store: TimetableReader | undefined;
   /** Why the store cannot be read, while it cannot (storeFollower.ts). */
   storeProblem: string | undefined;
+  /** Why the live build is set aside (another catalog, other time-zone rules), while it is. */
+  storeSetAside: string | undefined;
   storeReadFailed(error: unknown): void;
   /** The body of GET /healthz. */
   health(): object;

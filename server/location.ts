@@ -1,7 +1,6 @@
 // Where a request is: `city`, or `lat`/`lon` with an optional `tz` (contract, "Location").
-import { readFileSync } from 'node:fs';
 import { find as zonesAt } from 'geo-tz';
-import { canonicalZoneName } from '../pipeline/localTime.js';
+import { canonicalZoneName, countryOfZone } from '../pipeline/zoneRules.js';
 import { ApiError } from './errors.js';
 import type { NumberParam, StringParam } from './params.js';
 import type { PlaceCatalog } from './placeCatalog.js';
@@ -40,10 +39,6 @@ export interface LocationInput {
   tz?: string;
 }
 
-const zoneCountries: Readonly<Record<string, string>> = JSON.parse(
-  readFileSync(new URL('../data/curated/zone-countries.json', import.meta.url), 'utf8'),
-);
-
 const ZONE_CACHE_LIMIT = 50_000;
 const zoneCache = new Map<string, string>();
 
@@ -58,11 +53,6 @@ export function zoneAt(latitude: number, longitude: number): string {
     zoneCache.set(key, zone);
   }
   return zone;
-}
-
-/** The country whose zone it is (tz database zone.tab); undefined for `Etc/*` zones. */
-export function countryOfZone(zone: string): string | undefined {
-  return zoneCountries[zone];
 }
 
 export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undefined): Place {

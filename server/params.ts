@@ -1,7 +1,7 @@
 // Query parameters declared once per route: validation, the OpenAPI description and the MCP input schemas are
 // all derived from these declarations.
 import { isWithinSupportedRange, parseDate } from '../pipeline/calendarDate.js';
-import { canonicalZoneName } from '../pipeline/localTime.js';
+import { canonicalZoneName } from '../pipeline/zoneRules.js';
 import { ApiError } from './errors.js';
 
 interface Common {

@@ -1,5 +1,6 @@
 // One serving thread: its own catalog, store follower, key mirror and uWebSockets.js app, listening on the shared
 // port (the kernel spreads connections over the threads' listen sockets). Counting is shared (sharedUsage.ts).
+import { TZDATA_VERSION } from '../pipeline/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from './access.js';
 import { AccountStore } from './accountStore.js';
@@ -38,14 +39,17 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     catalog: undefined,
     store: undefined,
     storeProblem: undefined,
+    storeSetAside: undefined,
     storeReadFailed: (error) => storeFollower.readFailed(error),
     health: () => ({
       status: state.storeProblem === undefined ? 'ok' : 'degraded',
       ...(state.storeProblem === undefined ? {} : { storeProblem: state.storeProblem }),
+      tzdata: TZDATA_VERSION,
       catalogBuiltAt: state.catalog?.builtAt ?? null,
       dataBuiltAt: state.store?.meta.builtAt ?? null,
       years: state.store?.meta.years ?? [],
-      precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears } : null,
+      precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears, tzdata: state.store.meta.tzdata } : null,
+      ...(state.storeSetAside === undefined ? {} : { storeSetAside: state.storeSetAside }),
       answers: answerCounts(),
     }),
   };

@@ -21,11 +21,14 @@ export interface RunningServer {
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts a server; without DATA_DIR in `env` it gets an empty one of its own, never the developer's ./data. */
-export async function startServer(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RunningServer> {
+/**
+ * Starts a server; without DATA_DIR in `env` it gets an empty one of its own, never the developer's ./data. `root`
+ * names another checkout of the project to run instead of this one (bench:compare measures two versions side by side).
+ */
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 30_000, root = ROOT): Promise<RunningServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'prayer-times-data-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ['--import', 'tsx', root === ROOT ? MAIN : path.join(root, 'server/main.ts')], {
+    cwd: root,
     // One serving thread unless a test asks for more: most tests are about answers, not threads.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],

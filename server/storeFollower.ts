@@ -6,8 +6,11 @@
 // read fails, or the store this server used disappears) is a fault, not a reason to guess: answers that would come
 // from it are 503 service_unavailable, with one `store_unreadable` log line, until a good build is live again (the
 // next check that finds one recovers). A data directory that has never had a store is not a fault: everything is
-// computed live. A store made from another catalog is not used (its place ids may differ) and answers are live.
-import { liveBuild, TimetableReader } from '../pipeline/timetableStore.js';
+// computed live. A store made from another catalog (its place ids may differ) or with other time-zone rules (its
+// days were cut on other clocks: after a tzdata bump, Morocco's stored days would be an hour off) is set aside, and
+// answers are computed live, correct but slower, until `make precompute` builds a store that matches.
+import { liveBuild, TimetableReader, type StoreMeta } from '../pipeline/timetableStore.js';
+import { TZDATA_VERSION } from '../pipeline/zoneRules.js';
 import { log } from './log.js';
 
 const CHECK_MS = 1000;
@@ -17,7 +20,16 @@ export interface StoreHolder {
   store: TimetableReader | undefined;
   /** Why the store cannot be read, while it cannot. */
   storeProblem: string | undefined;
+  /** Why the live build is not used, while it is set aside (answers are computed live meanwhile). */
+  storeSetAside: string | undefined;
   catalog: { builtAt: string } | undefined;
+}
+
+/** Why a readable store does not fit this server, if it does not. */
+function misfit(meta: StoreMeta, catalogBuiltAt: string | undefined): string | undefined {
+  if (meta.catalogBuiltAt !== catalogBuiltAt) return `built from the catalog of ${meta.catalogBuiltAt}; this server has the catalog of ${catalogBuiltAt ?? 'none'}`;
+  if (meta.tzdata !== TZDATA_VERSION) return `built with time-zone rules ${meta.tzdata ?? 'older than tzdata 2026d'}; this server has ${TZDATA_VERSION}`;
+  return undefined;
 }
 
 export class StoreFollower {
@@ -53,10 +65,11 @@ export class StoreFollower {
       this.fail(live.name, String(error));
       return;
     }
-    if (next.meta.catalogBuiltAt !== this.holder.catalog?.builtAt) {
-      log('warn', 'store_for_another_catalog', { thread: this.thread, build: live.name, storeCatalog: next.meta.catalogBuiltAt, catalog: this.holder.catalog?.builtAt ?? null, hint: 'run make precompute' });
+    const setAside = misfit(next.meta, this.holder.catalog?.builtAt);
+    if (setAside) {
+      log('warn', 'store_set_aside', { thread: this.thread, build: live.name, reason: setAside, effect: 'answers are computed live', hint: 'run make precompute' });
       void next.close();
-      this.use(undefined, undefined);
+      this.use(undefined, undefined, setAside);
       return;
     }
     this.hadStore = true;
@@ -78,10 +91,11 @@ export class StoreFollower {
     this.use(undefined, problem);
   }
 
-  private use(store: TimetableReader | undefined, problem: string | undefined): void {
+  private use(store: TimetableReader | undefined, problem: string | undefined, setAside?: string): void {
     const old = this.holder.store;
     this.holder.store = store;
     this.holder.storeProblem = problem;
+    this.holder.storeSetAside = setAside;
     if (old && old !== store) setTimeout(() => void old.close(), CLOSE_OLD_AFTER_MS).unref();
   }
 

@@ -2,9 +2,17 @@
 // administrative seat, plus all Turkish districts under their official names, each with a stable id and a
 // unique site path. Pure: the same inputs give the same catalog.
 import { foldName, slugify } from '../textFold.js';
+import { canonicalZoneName } from '../zoneRules.js';
 import type { DistrictCoordinates, GeoNamesCity, TurkishProvince } from './sources.js';
 
 export type PlaceType = 'city' | 'district';
+
+/** A GeoNames zone name as the tz database spells it now (`Asia/Calcutta` → `Asia/Kolkata`). */
+function placeZone(city: GeoNamesCity): string {
+  const zone = canonicalZoneName(city.timeZone);
+  if (!zone) throw new Error(`GeoNames place ${city.geonameId} (${city.name}) has the time zone ${city.timeZone}, which the tz database does not know`);
+  return zone;
+}
 
 export interface CatalogPlace {
   id: string;
@@ -199,7 +207,7 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
         region,
         latitude: c.latitude,
         longitude: c.longitude,
-        timeZone: c.timeZone,
+        timeZone: placeZone(c),
         population: c.population > 0 ? c.population : undefined,
         rankWeight: c.population,
         path: `${countrySlug(c.country)}/${slugify(region) || 'all'}/${slugify(c.asciiName || c.name) || `place-${c.geonameId}`}`,
