@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install run test precompute bench load catalog
+.PHONY: install nginx run test precompute bench load catalog
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -30,7 +30,12 @@ run: install $(CATALOG) $(STORE)
 	@DATA_DIR=$(DATA_DIR) npm run -s cli -- demo
 	DATA_DIR=$(DATA_DIR) npm start
 
-test: install
+# The reverse-proxy test runs Debian's nginx in front of the server: installed when missing (apt-get, without
+# starting a service; deploy/install-nginx.sh says how), else nothing.
+nginx:
+	@deploy/install-nginx.sh
+
+test: install nginx
 	npm run typecheck
 	npm test
 

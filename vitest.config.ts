@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['pipeline/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['pipeline/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'deploy/**/*.test.ts'],
     globalSetup: ['scripts/testCatalog.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
