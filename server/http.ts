@@ -8,7 +8,7 @@ import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
-import { handleMcp, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
+import { handleMcp, jsonRpcErrorBody, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
 import type { QuotaDecision } from './quota.js';
 import { keepRendered, RenderedBody, requestKey } from './renderedResponses.js';
 import { storedAnswer } from './timetables.js';
@@ -99,8 +99,8 @@ interface Reply {
   headers?: Readonly<Record<string, string>>;
   /** The rate-limit and quota headers, written from numbers (the hot path builds no header object). */
   quota?: QuotaDecision;
-  /** The error code, for the log line. */
-  code?: ErrorCode;
+  /** The error code, for the log line (the API's, or one of the MCP transport's refusals). */
+  code?: ErrorCode | 'message_too_large';
 }
 
 export interface ServerState {
@@ -279,7 +279,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
       if (answered) return;
       size += chunk.byteLength;
       if (size > MCP_MAX_BODY_BYTES) {
-        finish(errorReply('invalid_parameter', `An MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes.`));
+        const message = `Invalid Request: an MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes (1 MiB); this one is larger.`;
+        finish({ status: 413, body: jsonRpcErrorBody(null, -32600, message), code: 'message_too_large' });
         return;
       }
       // uWebSockets.js reuses the chunk's memory after this callback: copy it.
