@@ -204,6 +204,56 @@ describe('JSON-RPC errors', () => {
   });
 });
 
+describe('Origin (DNS rebinding)', () => {
+  const ping = rpc('ping');
+
+  it('refuses a browser origin that is not allowed with 403, before the key and the method', async () => {
+    for (const origin of ['http://evil.example', 'null', `http://localhost:${server.port + 1}`, `https://127.0.0.1:${server.port}`, 'http://127.0.0.1.evil.example']) {
+      const res = await rawMcp(ping, { Origin: origin });
+      expect(res.status, origin).toBe(403);
+      expect(res.body, origin).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('may not use this MCP server') } });
+    }
+    const noKey = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { Origin: 'http://evil.example' }, body: ping });
+    expect(noKey.status).toBe(403);
+    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { Origin: 'http://evil.example' } });
+    expect(preflight.status).toBe(403);
+  });
+
+  it('serves loopback origins of its port, the origin of PUBLIC_BASE_URL, and requests without Origin', async () => {
+    // PUBLIC_BASE_URL is unset here: it is http://localhost:<port>.
+    for (const origin of [`http://localhost:${server.port}`, `http://127.0.0.1:${server.port}`, `http://[::1]:${server.port}`, undefined]) {
+      const res = await rawMcp(ping, origin === undefined ? {} : { Origin: origin });
+      expect(res.status, origin).toBe(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { Origin: `http://localhost:${server.port}` } });
+    expect(preflight.status).toBe(204);
+  });
+
+  it('allows PUBLIC_BASE_URL’s origin and MCP_ALLOWED_ORIGINS; refuses a malformed MCP_ALLOWED_ORIGINS at start-up', async () => {
+    const other = await startServer({
+      PUBLIC_BASE_URL: 'https://prayer.example.com/',
+      MCP_ALLOWED_ORIGINS: 'https://agent.example.org, HTTP://LOCALHOST:5173/',
+    });
+    try {
+      const otherKey = await provisionKey(other.dataDir, 'origins@example.com', 'business');
+      await new Promise((r) => setTimeout(r, 600));
+      const send = (origin: string) => rawMcp(ping, { Origin: origin, 'X-API-Key': otherKey }, other.baseUrl);
+      for (const origin of ['https://prayer.example.com', 'https://agent.example.org', 'http://localhost:5173', `http://127.0.0.1:${other.port}`]) {
+        expect((await send(origin)).status, origin).toBe(200);
+      }
+      for (const origin of ['http://prayer.example.com', 'https://agent.example.org:8443', 'https://evil.example.org']) {
+        expect((await send(origin)).status, origin).toBe(403);
+      }
+    } finally {
+      await other.stop();
+    }
+    await expect(startServer({ MCP_ALLOWED_ORIGINS: 'https://ok.example.com,https://bad.example.com/path' }, 15_000)).rejects.toThrow(
+      /MCP_ALLOWED_ORIGINS must be comma-separated origins .*not https:\/\/bad\.example\.com\/path/,
+    );
+  });
+});
+
 describe('keys and quota', () => {
   const initialize = (headers: Record<string, string>) =>
     fetch(`${server.baseUrl}/mcp`, {

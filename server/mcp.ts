@@ -74,6 +74,32 @@ export function callTool(name: string, args: Record<string, unknown> | undefined
   }
 }
 
+/**
+ * The origins a browser may call /mcp from (MCP's Streamable HTTP transport asks servers to check Origin, against DNS
+ * rebinding): PUBLIC_BASE_URL's, the loopback origins of the port the server listens on, and MCP_ALLOWED_ORIGINS.
+ */
+export function allowedOrigins(publicBaseUrl: string, port: number, extra: readonly string[]): ReadonlySet<string> {
+  const origins = new Set<string>();
+  for (const candidate of [publicBaseUrl, ...['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${port}`), ...extra]) {
+    try {
+      origins.add(new URL(candidate).origin);
+    } catch {
+      // A PUBLIC_BASE_URL that is not a URL allows nothing.
+    }
+  }
+  return origins;
+}
+
+/** Whether a request's Origin header names an allowed origin ("null", or anything that is not a URL, is not). */
+export function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(origin)) return true;
+  try {
+    return allowed.has(new URL(origin).origin);
+  } catch {
+    return false;
+  }
+}
+
 /** A JSON-RPC 2.0 error response, as text. */
 export function jsonRpcErrorBody(id: string | number | null, code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
