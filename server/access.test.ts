@@ -57,6 +57,27 @@ describe('authentication', () => {
     expect((await call(server, key, PATH, 'header')).status).toBe(200);
   });
 
+  it('both headers with different keys: the Bearer key decides and X-API-Key is ignored, with no falling back', async () => {
+    const revoked = await provisionKey(server.dataDir, 'both-headers@example.com', 'pro');
+    const store = AccountStore.open(server.dataDir);
+    try {
+      store.revoke(revoked);
+    } finally {
+      await store.close();
+    }
+    await sleep(600);
+    const send = async (authorization: string, apiKey: string) => {
+      const res = await fetch(server.baseUrl + PATH, { headers: { Authorization: authorization, 'X-API-Key': apiKey } });
+      return { status: res.status, code: ((await res.json()) as any).error?.code as string | undefined };
+    };
+    expect(await send(`Bearer ${key}`, revoked)).toEqual({ status: 200, code: undefined });
+    expect(await send(`Bearer ${revoked}`, key)).toEqual({ status: 403, code: 'api_key_revoked' });
+    expect(await send('Bearer mk_00000000000000000000000000000000', key)).toEqual({ status: 401, code: 'invalid_api_key' });
+    // An Authorization header that is not "Bearer <key>" does not count: X-API-Key decides.
+    expect(await send('Basic dXNlcjpwYXNz', key)).toEqual({ status: 200, code: undefined });
+    expect(await send('Basic dXNlcjpwYXNz', revoked)).toEqual({ status: 403, code: 'api_key_revoked' });
+  });
+
   it('401 missing_api_key without a key, linking the authentication docs, with no quota headers', async () => {
     const { status, headers, body } = await call(server, undefined);
     expect(status).toBe(401);

@@ -27,7 +27,8 @@ function withStore<T>(action: (store: AccountStore) => T): void {
 }
 
 export const DEMO_EMAIL = 'demo@example.com';
-const demoKeyFile = (dataDir: string): string => path.join(dataDir, 'demo-key.txt');
+/** Where `npm run cli -- demo` keeps the demo key (the server's start-up banner names the file, never the key). */
+export const demoKeyFile = (dataDir: string): string => path.join(dataDir, 'demo-key.txt');
 
 /** The demo account's key: kept in DATA_DIR/demo-key.txt (mode 600) so `make run` can print it every time. */
 export function ensureDemoKey(store: AccountStore, dataDir: string): string {

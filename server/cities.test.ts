@@ -82,8 +82,22 @@ describe('/api/v1/cities', () => {
     expect(populations[0]).toBeGreaterThan(10_000_000);
     const newYork = (await get(`/api/v1/cities?q=${q('new y')}`)).body;
     expect(newYork.cities[0]).toMatchObject({ name: 'New York City', country: 'US' });
-    const kad = (await get('/api/v1/cities?q=kad&limit=50')).body;
-    expect(kad.cities.map((c: any) => c.path)).toContain('turkey/istanbul/kadikoy');
+  });
+
+  it('finds Kadıköy as README says: not in the first 10 for kad, within the first 50, first for kadik and Kadıköy', async () => {
+    const kadikoy = 'turkey/istanbul/kadikoy';
+    const first10 = (await get('/api/v1/cities?q=kad')).body.cities;
+    expect(first10).toHaveLength(10);
+    expect(first10.map((c: any) => c.path)).not.toContain(kadikoy);
+    expect(first10.map((c: any) => c.name)).toEqual(expect.arrayContaining(['Kaduna', 'Cardiff', 'Cadiz']));
+    const first50 = (await get('/api/v1/cities?q=kad&limit=50')).body.cities;
+    expect(first50.map((c: any) => c.path)).toContain(kadikoy);
+    for (const query of ['kadik', 'Kadıköy']) {
+      const paths = (await get(`/api/v1/cities?q=${q(query)}`)).body.cities.map((c: any) => c.path);
+      expect(paths[0], query).toBe(kadikoy);
+      // …and before the village of that name in Yalova.
+      expect(paths.indexOf('turkey/yalova/kadikoy'), query).toBeGreaterThan(0);
+    }
   });
 
   it('puts an exact name before prefix matches', async () => {

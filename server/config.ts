@@ -14,9 +14,28 @@ export interface Config {
   workers: number;
   /** The old-generation heap budget of each serving thread in MB (THREAD_HEAP_MB). */
   threadHeapMb: number;
+  /** Browser origins allowed on /mcp besides PUBLIC_BASE_URL's and loopback's (MCP_ALLOWED_ORIGINS), normalised. */
+  mcpAllowedOrigins: string[];
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** MCP_ALLOWED_ORIGINS: comma-separated origins (`https://app.example.com`), each normalised as browsers send it. */
+function parseOrigins(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      throw new Error(`MCP_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host and port only), not ${entry}`);
+    }
+    return url.origin;
+  });
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
@@ -38,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     plansFile: env.PLANS_FILE || undefined,
     logLevel: logLevel as Config['logLevel'],
+    mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
   };
 }

@@ -8,7 +8,7 @@ import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import type { TimetableReader } from '../pipeline/timetableStore.js';
 import type { PlaceCatalog } from './placeCatalog.js';
-import { handleMcp, MCP_PATH, toolCallCount, type McpDependencies } from './mcp.js';
+import { handleMcp, jsonRpcErrorBody, MCP_PATH, originAllowed, toolCallCount, type McpDependencies } from './mcp.js';
 import type { QuotaDecision } from './quota.js';
 import { keepRendered, RenderedBody, requestKey } from './renderedResponses.js';
 import { storedAnswer } from './timetables.js';
@@ -99,8 +99,8 @@ interface Reply {
   headers?: Readonly<Record<string, string>>;
   /** The rate-limit and quota headers, written from numbers (the hot path builds no header object). */
   quota?: QuotaDecision;
-  /** The error code, for the log line. */
-  code?: ErrorCode;
+  /** The error code, for the log line (the API's, or one of the MCP transport's refusals). */
+  code?: ErrorCode | 'origin_not_allowed' | 'message_too_large';
 }
 
 export interface ServerState {
@@ -123,6 +123,8 @@ export interface HttpOptions extends ErrorLinks {
   state: ServerState;
   /** Keys and quotas; undefined only when switched off for benchmarking (ACCESS_CONTROL=off). */
   access: AccessControl | undefined;
+  /** The origins a browser may send on /mcp (mcp.ts, allowedOrigins); a request without Origin passes. */
+  mcpOrigins: ReadonlySet<string>;
   /** The server's clock; tests leave it alone, it exists so the clock is read in one place. */
   now?: () => number;
 }
@@ -257,6 +259,13 @@ export function createApp(options: HttpOptions): TemplatedApp {
       write(res, r, requestId);
       logRequest(requestId, method, MCP_PATH, r, started);
     };
+    // Against DNS rebinding (MCP, Streamable HTTP transport): a browser's request from an origin we do not know is
+    // refused before anything else; clients that are not browsers send no Origin and pass.
+    const origin = req.getHeader('origin');
+    if (origin !== '' && !originAllowed(origin, options.mcpOrigins)) {
+      const message = `Origin ${clipped(origin)} may not use this MCP server; it accepts browsers from ${options.publicBaseUrl} and loopback, and clients that send no Origin.`;
+      return reply({ status: 403, body: jsonRpcErrorBody(null, -32000, message), code: 'origin_not_allowed' });
+    }
     if (method === 'options') return reply({ status: 204, body: '', headers: MCP_PREFLIGHT_HEADERS });
     if (method !== 'post') {
       // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
@@ -281,7 +290,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
       if (answered) return;
       size += chunk.byteLength;
       if (size > MCP_MAX_BODY_BYTES) {
-        finish(errorReply('invalid_parameter', `An MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes.`));
+        const message = `Invalid Request: an MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes (1 MiB); this one is larger.`;
+        finish({ status: 413, body: jsonRpcErrorBody(null, -32600, message), code: 'message_too_large' });
         return;
       }
       // uWebSockets.js reuses the chunk's memory after this callback: copy it.

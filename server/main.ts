@@ -1,9 +1,11 @@
 // The server's primary thread: owns the account store and the usage counts, starts the serving threads (WORKERS,
 // one per core by default, each a uWebSockets.js app on the same port), restarts a thread that dies, writes usage
 // back every second, and stops everything cleanly on SIGTERM/SIGINT.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { AccountStore } from './accountStore.js';
+import { demoKeyFile } from './accountsCli.js';
 import { answerCountsBuffer } from './answerCounts.js';
 import { loadConfig, type Config } from './config.js';
 import type { FromWorker, ToWorker } from './httpWorker.js';
@@ -177,8 +179,27 @@ try {
   fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
 }
 
+/** A word for a POSIX shell, in single quotes. */
+const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The banner's sample request, one that works: with the demo key when `npm run cli -- demo` left one, read from its
+ * file by the shell (the key itself is never printed here, nor logged).
+ */
+function sampleRequest(url: string): string {
+  const request = shellWord(`${url}/api/v1/times?lat=41.0082&lon=28.9784`);
+  if (!accountStore) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
+  const keyFile = demoKeyFile(config.dataDir);
+  if (existsSync(keyFile)) return `Try it with the demo key:\n  curl -H "X-API-Key: $(cat ${shellWord(keyFile)})" ${request}`;
+  return (
+    `Every request needs an API key: \`npm run cli -- demo\` makes one (kept in ${keyFile}), ` +
+    `or \`npm run cli -- keys create --email you@example.com\`. Then:\n  curl -H 'X-API-Key: mk_your_key' ${request}`
+  );
+}
+
 if (!stopping) {
   const url = `http://${config.host}:${boundPort}`;
   log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
-  process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). Try:\n  curl '${url}/api/v1/times?lat=41.0082&lon=28.9784'\n\n`);
+  const shown = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
+  process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). ${sampleRequest(shown)}\n\n`);
 }

@@ -97,6 +97,7 @@ describe('tools', () => {
   it('a bad argument or an unknown city is an error result with the API’s error object', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['getPrayerTimes', { lat: 91, lon: 0 }, 'invalid_parameter'],
+      ['getPrayerTimes', { lat: 200, lon: 0 }, 'invalid_parameter'],
       ['getPrayerTimes', { lat: 'north', lon: 0 }, 'invalid_parameter'],
       ['getPrayerTimes', { city: 'Nowhereville' }, 'city_not_found'],
       ['getPrayerTimes', { city: 'istanbul', lat: 1, lon: 2 }, 'conflicting_parameters'],
@@ -120,6 +121,136 @@ describe('tools', () => {
 
   it('an unknown tool is a protocol error', async () => {
     await expect(client.callTool({ name: 'getWeather', arguments: {} })).rejects.toThrow(/Unknown tool getWeather/);
+  });
+});
+
+/** One raw POST to /mcp with the key (and the headers the transport asks for), the answer parsed. */
+async function rawMcp(body: string, headers: Record<string, string> = {}, base = server.baseUrl): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key, 'Mcp-Protocol-Version': '2025-06-18', ...headers },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+const rpc = (method: string, params?: unknown, id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+
+describe('JSON-RPC errors', () => {
+  it('tools/call params that do not fit the protocol: −32602 naming what is wrong and what is allowed', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ name: 'getQibla', arguments: 'lat=41&lon=29' }, /^Invalid params: params\.arguments must be an object .*getQibla takes city, lat, lon; it was a string\.$/],
+      [{ name: 'getQibla', arguments: [41, 29] }, /params\.arguments must be an object .*it was an array\.$/],
+      [{ name: 'getQibla', arguments: null }, /params\.arguments must be an object .*or left out.*it was null\.$/],
+      [{ name: 7, arguments: {} }, /^Invalid params: params\.name must be a string naming the tool \(one of getPrayerTimes, .*getHijriDate\); it was a number\.$/],
+      [{ arguments: { lat: 41, lon: 29 } }, /params\.name must be a string .*it was missing\.$/],
+      [undefined, /^Invalid params: tools\/call needs params, an object such as .*; they were missing\.$/],
+      [{ name: 'getQibla', arguments: { lat: 41, lon: 29 }, _meta: 5 }, /^Invalid params: params\._meta: .*expected object/],
+    ];
+    for (const [params, message] of cases) {
+      const res = await rawMcp(rpc('tools/call', params, 'call-1'));
+      expect(res.status, JSON.stringify(params)).toBe(200);
+      expect(res.body, JSON.stringify(params)).toEqual({ jsonrpc: '2.0', id: 'call-1', error: { code: -32602, message: expect.stringMatching(message) } });
+      expect(res.body.error.message).not.toMatch(/\[\s*\{|invalid_type/); // no validator dump
+    }
+    // The other methods' params too.
+    const list = await rawMcp(rpc('tools/list', { cursor: 5 }));
+    expect(list.body.error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid params for tools\/list: params\.cursor: .*expected string/) });
+    // Inside a batch, the bad call gets its −32602 and the good one its result.
+    const batch = await rawMcp(JSON.stringify([JSON.parse(rpc('tools/list', undefined, 1)), JSON.parse(rpc('tools/call', { name: 'getQibla', arguments: 3 }, 2))]));
+    expect(batch.status).toBe(200);
+    expect(batch.body[0].result.tools).toHaveLength(6);
+    expect(batch.body[1]).toMatchObject({ id: 2, error: { code: -32602 } });
+    // A bad argument value is still a tool result with the API's error object (the contract).
+    const value = await rawMcp(rpc('tools/call', { name: 'getQibla', arguments: { lat: 200, lon: 29 } }));
+    expect(value.body.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'invalid_parameter' } } });
+  });
+
+  it('an empty batch, or JSON that is not a JSON-RPC message: HTTP 400, one −32600 error', async () => {
+    const empty = await rawMcp('[]');
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: the batch is empty/) } });
+    const cases: Array<[string, RegExp]> = [
+      ['5', /the message is a number, not a JSON-RPC 2\.0 message object/],
+      ['[1]', /element 0 of the batch is a number/],
+      [JSON.stringify({ jsonrpc: '1.0', id: 3, method: 'ping' }), /needs "jsonrpc": "2\.0"/],
+      [JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: [1] }), /"params" that are an array/],
+      [JSON.stringify({ jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }), /"id" that is an object/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await rawMcp(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body.error, body).toEqual({ code: -32600, message: expect.stringMatching(message) });
+    }
+    // Not JSON at all stays a parse error.
+    const parse = await rawMcp('{"jsonrpc":');
+    expect(parse.status).toBe(400);
+    expect(parse.body.error.code).toBe(-32700);
+  });
+
+  it('a message over 1 MiB: HTTP 413 with a JSON-RPC error; one just under it is served', async () => {
+    const big = await rawMcp('x'.repeat(5 * 1024 * 1024));
+    expect(big.status).toBe(413);
+    expect(big.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(big.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/at most 1048576 bytes/) } });
+    const padded = (n: number) => {
+      const shell = rpc('tools/list', { _meta: { pad: '' } });
+      return shell.replace('"pad":""', `"pad":"${'x'.repeat(n - shell.length)}"`);
+    };
+    expect((await rawMcp(padded(1024 * 1024 + 1))).status).toBe(413);
+    const under = await rawMcp(padded(1024 * 1024));
+    expect(under.status).toBe(200);
+    expect(under.body.result.tools).toHaveLength(6);
+  });
+});
+
+describe('Origin (DNS rebinding)', () => {
+  const ping = rpc('ping');
+
+  it('refuses a browser origin that is not allowed with 403, before the key and the method', async () => {
+    for (const origin of ['http://evil.example', 'null', `http://localhost:${server.port + 1}`, `https://127.0.0.1:${server.port}`, 'http://127.0.0.1.evil.example']) {
+      const res = await rawMcp(ping, { Origin: origin });
+      expect(res.status, origin).toBe(403);
+      expect(res.body, origin).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('may not use this MCP server') } });
+    }
+    const noKey = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { Origin: 'http://evil.example' }, body: ping });
+    expect(noKey.status).toBe(403);
+    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { Origin: 'http://evil.example' } });
+    expect(preflight.status).toBe(403);
+  });
+
+  it('serves loopback origins of its port, the origin of PUBLIC_BASE_URL, and requests without Origin', async () => {
+    // PUBLIC_BASE_URL is unset here: it is http://localhost:<port>.
+    for (const origin of [`http://localhost:${server.port}`, `http://127.0.0.1:${server.port}`, `http://[::1]:${server.port}`, undefined]) {
+      const res = await rawMcp(ping, origin === undefined ? {} : { Origin: origin });
+      expect(res.status, origin).toBe(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { Origin: `http://localhost:${server.port}` } });
+    expect(preflight.status).toBe(204);
+  });
+
+  it('allows PUBLIC_BASE_URL’s origin and MCP_ALLOWED_ORIGINS; refuses a malformed MCP_ALLOWED_ORIGINS at start-up', async () => {
+    const other = await startServer({
+      PUBLIC_BASE_URL: 'https://prayer.example.com/',
+      MCP_ALLOWED_ORIGINS: 'https://agent.example.org, HTTP://LOCALHOST:5173/',
+    });
+    try {
+      const otherKey = await provisionKey(other.dataDir, 'origins@example.com', 'business');
+      await new Promise((r) => setTimeout(r, 600));
+      const send = (origin: string) => rawMcp(ping, { Origin: origin, 'X-API-Key': otherKey }, other.baseUrl);
+      for (const origin of ['https://prayer.example.com', 'https://agent.example.org', 'http://localhost:5173', `http://127.0.0.1:${other.port}`]) {
+        expect((await send(origin)).status, origin).toBe(200);
+      }
+      for (const origin of ['http://prayer.example.com', 'https://agent.example.org:8443', 'https://evil.example.org']) {
+        expect((await send(origin)).status, origin).toBe(403);
+      }
+    } finally {
+      await other.stop();
+    }
+    await expect(startServer({ MCP_ALLOWED_ORIGINS: 'https://ok.example.com,https://bad.example.com/path' }, 15_000)).rejects.toThrow(
+      /MCP_ALLOWED_ORIGINS must be comma-separated origins .*not https:\/\/bad\.example\.com\/path/,
+    );
   });
 });
 
@@ -152,6 +283,9 @@ describe('keys and quota', () => {
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error.code).toBe('api_key_revoked');
     await expect(connect(revokedKey, 'header')).rejects.toThrow();
+    // Both headers: the Bearer key decides, as on the API (README, "Keys, plans and quotas").
+    expect((await initialize({ Authorization: `Bearer ${revokedKey}`, 'X-API-Key': key })).status).toBe(403);
+    expect((await initialize({ Authorization: `Bearer ${key}`, 'X-API-Key': revokedKey })).status).toBe(200);
   });
 
   it('API requests and tool calls share one account’s limit; initialize and tools/list do not count', async () => {

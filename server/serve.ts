@@ -7,6 +7,7 @@ import { AccountStore } from './accountStore.js';
 import { answerCounts, shareAnswerCounts } from './answerCounts.js';
 import { createApp, type ServerState } from './http.js';
 import { log, setLogLevel } from './log.js';
+import { allowedOrigins } from './mcp.js';
 import { PlaceCatalog } from './placeCatalog.js';
 import { loadPlans } from './plans.js';
 import { SharedUsage } from './sharedUsage.js';
@@ -65,7 +66,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   }
   access?.start();
 
-  const httpOptions = { state, access, publicBaseUrl: config.publicBaseUrl ?? `http://localhost:${options.port}` };
+  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${options.port}`;
+  const httpOptions = { state, access, publicBaseUrl, mcpOrigins: allowedOrigins(publicBaseUrl, options.port, config.mcpAllowedOrigins) };
   const app = createApp(httpOptions);
 
   const catalogStarted = performance.now();
@@ -91,6 +93,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     });
   });
   if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
+  httpOptions.mcpOrigins = allowedOrigins(httpOptions.publicBaseUrl, port, config.mcpAllowedOrigins);
   state.serving = true;
 
   return {
