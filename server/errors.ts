@@ -32,6 +32,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The message of a 404 for a path that is not the API's. */
+export const notFoundMessage = (path: string, openApiPath: string): string =>
+  `There is no ${path}; the API lives under /api/v1 (see ${openApiPath}).`;
+
+/** The message of a 500: the request id finds the logged stack. */
+export const internalErrorMessage = (requestId: string): string =>
+  `Something went wrong on our side (request ${requestId}); it has been logged.`;
+
 export interface ErrorLinks {
   publicBaseUrl: string;
 }

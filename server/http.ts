@@ -2,7 +2,7 @@
 // place, and writes one log line per request.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { AccessControl } from './access.js';
-import { ApiError, errorBody, type ErrorCode, type ErrorLinks } from './errors.js';
+import { ApiError, errorBody, internalErrorMessage, notFoundMessage, type ErrorCode, type ErrorLinks } from './errors.js';
 import { enabled, log } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
@@ -151,7 +151,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
   function failure(error: unknown, requestId: string, method: string, url: string): Reply {
     if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers });
     log('error', 'internal_error', { requestId, method, path: clipped(url), error: String((error as Error)?.stack ?? error) });
-    return errorReply('internal_error', `Something went wrong on our side (request ${requestId}); it has been logged.`);
+    return errorReply('internal_error', internalErrorMessage(requestId));
   }
 
   function apiRequest(route: Route, rawQuery: string, credentials: Credentials, requestId: string): Reply {
@@ -185,7 +185,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     }
     const route = ROUTES_BY_PATH.get(url);
     if (!route && url !== OPENAPI_PATH) {
-      return errorReply('not_found', `There is no ${clipped(url)}; the API lives under /api/v1 (see ${OPENAPI_PATH}).`);
+      return errorReply('not_found', notFoundMessage(clipped(url), OPENAPI_PATH));
     }
     if (method === 'options') return { status: 204, body: '', headers: PREFLIGHT_HEADERS };
     if (method !== 'get') {

@@ -2,7 +2,7 @@
 import { find as zonesAt } from 'geo-tz';
 import { canonicalZoneName, countryOfZone } from '../pipeline/zoneRules.js';
 import { ApiError } from './errors.js';
-import type { NumberParam, StringParam } from './params.js';
+import { checkRules, type NumberParam, type ParameterRule, type StringParam } from './params.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 
 export const cityParam: StringParam = {
@@ -19,6 +19,18 @@ export const tzParam: StringParam = {
   format: 'timeZone',
   description: 'IANA time zone for lat/lon, such as Europe/Istanbul. Guessed from the coordinates when omitted.',
 };
+
+/**
+ * How city, lat, lon and tz go together (contract, "Location"), in the order they are checked: the operations'
+ * descriptions and `x-parameter-rules` are derived from this list, and resolvePlace enforces it.
+ */
+export const LOCATION_RULES: readonly ParameterRule[] = [
+  { type: 'excludes', parameter: 'city', parameters: ['lat', 'lon'], error: 'conflicting_parameters', message: 'Give either city or lat and lon, not both.' },
+  { type: 'requires', parameter: 'lat', parameters: ['lon'], error: 'missing_parameter', message: 'Give both lat and lon; lon is missing.' },
+  { type: 'requires', parameter: 'lon', parameters: ['lat'], error: 'missing_parameter', message: 'Give both lat and lon; lat is missing.' },
+  { type: 'oneOf', groups: [['city'], ['lat', 'lon']], error: 'missing_parameter', message: 'Give a place: city, or lat and lon.' },
+  { type: 'requires', parameter: 'tz', parameters: ['lat', 'lon'], error: 'invalid_parameter', message: 'tz goes only with lat and lon; a city has its own time zone.' },
+];
 
 export interface Place {
   /** The Location object of the response. */
@@ -56,15 +68,9 @@ export function zoneAt(latitude: number, longitude: number): string {
 }
 
 export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undefined): Place {
+  checkRules(LOCATION_RULES, input as Record<string, unknown>);
   const { city, lat, lon, tz } = input;
-  const hasCoordinates = lat !== undefined || lon !== undefined;
-  if (city !== undefined && hasCoordinates) {
-    throw new ApiError('conflicting_parameters', 'Give either city or lat and lon, not both.');
-  }
   if (city !== undefined) {
-    if (tz !== undefined) {
-      throw new ApiError('invalid_parameter', 'tz goes only with lat and lon; a city has its own time zone.');
-    }
     if (!catalog) {
       throw new ApiError('service_unavailable', 'City lookup is not available: the place catalog has not been built. Use lat and lon meanwhile.');
     }
@@ -78,12 +84,7 @@ export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undef
       placeId: place.id,
     };
   }
-  if (lat === undefined || lon === undefined) {
-    throw new ApiError(
-      'missing_parameter',
-      hasCoordinates ? `Give both lat and lon; ${lat === undefined ? 'lat' : 'lon'} is missing.` : 'Give a place: city, or lat and lon.',
-    );
-  }
+  if (lat === undefined || lon === undefined) throw new Error('LOCATION_RULES let a request without a place through');
   const nearest = catalog?.nearest(lat, lon);
   // geo-tz's polygons give the civil zone on land; at sea they give only Etc/GMT±N, and the nearest place's zone is
   // what people there keep their clocks on.

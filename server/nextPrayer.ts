@@ -7,7 +7,8 @@ import { countAnswer } from './answerCounts.js';
 import type { Place } from './location.js';
 import { dayRecords, type TimetableSource } from './timetables.js';
 
-const NEXT_PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
+/** The prayers of /next, in the order of a day. */
+export const NEXT_PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 const LIMIT = 20_000;
 
 export interface PrayerInstant {

@@ -1,8 +1,8 @@
 // Query parameters declared once per route: validation, the OpenAPI description and the MCP input schemas are
 // all derived from these declarations.
-import { isWithinSupportedRange, parseDate } from '../pipeline/calendarDate.js';
+import { formatDate, isWithinSupportedRange, MAX_DATE, MIN_DATE, parseDate } from '../pipeline/calendarDate.js';
 import { canonicalZoneName } from '../pipeline/zoneRules.js';
-import { ApiError } from './errors.js';
+import { ApiError, type ErrorCode } from './errors.js';
 
 interface Common {
   description: string;
@@ -19,8 +19,9 @@ export interface NumberParam extends Common {
 export interface StringParam extends Common {
   type: 'string';
   enum?: readonly string[];
-  /** Counted after trimming white space at both ends. */
+  /** Characters (Unicode code points, as JSON Schema counts them), counted after trimming white space at both ends; default 1. */
   minLength?: number;
+  /** Characters (code points), counted after trimming. */
   maxLength: number;
   format?: 'date' | 'timeZone';
   default?: string;
@@ -38,6 +39,25 @@ const INTEGER = /^[+-]?\d+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const MAX_NAME_IN_MESSAGE = 40;
+
+/**
+ * Length in characters as JSON Schema counts them (Unicode code points): a surrogate pair, such as an emoji, is
+ * one character, not two UTF-16 units. A lone surrogate counts as one.
+ */
+export function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}
 
 const shown = (name: string): string =>
   JSON.stringify(name.length > MAX_NAME_IN_MESSAGE ? name.slice(0, MAX_NAME_IN_MESSAGE) + '…' : name);
@@ -85,10 +105,11 @@ export function validateValue(name: string, spec: ParamSpec, raw: unknown): numb
   if (typeof raw !== 'string') throw new ApiError('invalid_parameter', `${name} must be a string.`);
   if (CONTROL_CHARACTERS.test(raw)) throw new ApiError('invalid_parameter', `${name} must not contain control characters.`);
   const value = raw.trim();
-  if (value.length > spec.maxLength) {
+  const length = codePointLength(value);
+  if (length > spec.maxLength) {
     throw new ApiError('invalid_parameter', `${name} must be at most ${spec.maxLength} characters long.`);
   }
-  if (value.length < (spec.minLength ?? 1)) {
+  if (length < (spec.minLength ?? 1)) {
     throw new ApiError(
       'invalid_parameter',
       spec.minLength && spec.minLength > 1 ? `${name} must be at least ${spec.minLength} characters long.` : `${name} must not be empty.`,
@@ -135,16 +156,47 @@ export function validateParams<P extends ParamSpecs>(specs: P, given: ReadonlyMa
   return out as ParamValues<P>;
 }
 
+// Patterns of the parameter schemas: each accepts exactly what validateValue accepts (tested both ways), but for
+// the white space validateValue trims at both ends of a date, a zone or an enum value.
+
+/** Characters refused anywhere in a value (validateValue's CONTROL_CHARACTERS). */
+const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f';
+
+/** A free text of at least `minLength` characters once trimmed, without control characters. */
+function textPattern(minLength: number): string {
+  const any = `[^${CONTROL_CLASS}]`;
+  const solid = `[^\\s${CONTROL_CLASS}]`; // neither white space nor control
+  const blank = `[^\\S${CONTROL_CLASS}]`; // white space that is not a control character
+  if (minLength <= 1) return `^${any}*${solid}${any}*$`;
+  return `^${blank}*${solid}${any}{${minLength - 2},}${solid}${blank}*$`;
+}
+
+/**
+ * A real calendar date from 1900-01-01 to 2100-12-31 (MIN_DATE, MAX_DATE): days 29 to 31 only in months that have
+ * them, 29 February only in leap years (1900 and 2100 are not, 2000 is).
+ */
+export const DATE_PATTERN =
+  '^(?:(?:19|20)\\d\\d|2100)-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)$' +
+  '|^(?:19(?:0[48]|[2468][048]|[13579][26])|20(?:[02468][048]|[13579][26]))-02-29$';
+export const DATE_RANGE_TEXT = `from ${formatDate(MIN_DATE)} to ${formatDate(MAX_DATE)}`;
+
+/** The spelling of an IANA zone name, in any case (canonicalZoneName; whether the zone exists is its business). */
+export const TIME_ZONE_PATTERN = '^[A-Za-z][A-Za-z0-9_+\\-/]*$';
+
 /** JSON Schema of one parameter (OpenAPI 3.1 and MCP input schemas). */
 export function paramSchema(spec: ParamSpec): Record<string, unknown> {
   const schema: Record<string, unknown> = { type: spec.type, description: spec.description };
   if (spec.type === 'string') {
     if (spec.enum) schema.enum = [...spec.enum];
-    if (spec.minLength) schema.minLength = spec.minLength;
+    schema.minLength = spec.minLength ?? 1;
     schema.maxLength = spec.maxLength;
     if (spec.format === 'date') {
       schema.format = 'date';
-      schema.pattern = '^\\d{4}-\\d{2}-\\d{2}$';
+      schema.pattern = DATE_PATTERN;
+    } else if (spec.format === 'timeZone') {
+      schema.pattern = TIME_ZONE_PATTERN;
+    } else if (!spec.enum) {
+      schema.pattern = textPattern(spec.minLength ?? 1);
     }
   } else {
     schema.minimum = spec.minimum;
@@ -152,4 +204,63 @@ export function paramSchema(spec: ParamSpec): Record<string, unknown> {
   }
   if (spec.default !== undefined) schema.default = spec.default;
   return schema;
+}
+
+/**
+ * A rule between parameters, checked after each value has passed its own declaration. A route's rules are checked
+ * in order and the first one broken answers with its error. Published as the operation's `x-parameter-rules`
+ * (without `message`, with a `description`).
+ * - `excludes`: when `parameter` is given, none of `parameters` may be;
+ * - `requires`: when `parameter` is given, all of `parameters` must be;
+ * - `oneOf`: exactly one of `groups` must be given, whole.
+ */
+export type ParameterRule = (
+  | { type: 'excludes' | 'requires'; parameter: string; parameters: readonly string[] }
+  | { type: 'oneOf'; groups: ReadonlyArray<readonly string[]> }
+) & { error: ErrorCode; message: string };
+
+const namesOf = (rule: ParameterRule): string[] =>
+  rule.type === 'oneOf' ? rule.groups.flat() : [rule.parameter, ...rule.parameters];
+
+const listed = (names: readonly string[], word: 'and' | 'or'): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${word} ${names.at(-1)}`;
+
+/** The rule in words. */
+export function describeRule(rule: ParameterRule): string {
+  switch (rule.type) {
+    case 'excludes':
+      return `${rule.parameter} cannot be given with ${listed(rule.parameters, 'or')}`;
+    case 'requires':
+      return `${rule.parameter} needs ${listed(rule.parameters, 'and')}`;
+    case 'oneOf':
+      return `give exactly one of: ${rule.groups.map((g) => listed(g, 'and')).join('; ')}`;
+  }
+}
+
+/** Whether the given parameters break the rule. */
+export function breaks(rule: ParameterRule, given: (name: string) => boolean): boolean {
+  switch (rule.type) {
+    case 'excludes':
+      return given(rule.parameter) && rule.parameters.some(given);
+    case 'requires':
+      return given(rule.parameter) && !rule.parameters.every(given);
+    case 'oneOf':
+      return rule.groups.filter((group) => group.every(given)).length !== 1;
+  }
+}
+
+/** Throws the first broken rule's 400. */
+export function checkRules(rules: readonly ParameterRule[], values: Readonly<Record<string, unknown>>): void {
+  const given = (name: string) => values[name] !== undefined;
+  for (const rule of rules) if (breaks(rule, given)) throw new ApiError(rule.error, rule.message);
+}
+
+/** The rules that apply to an operation: those whose parameters it all takes. */
+export function rulesFor(rules: readonly ParameterRule[], specs: ParamSpecs): ParameterRule[] {
+  return rules.filter((rule) => namesOf(rule).every((name) => Object.hasOwn(specs, name)));
+}
+
+/** Parameters that some rule names but the operation does not take (tz on /qibla). */
+export function parametersNotTaken(rules: readonly ParameterRule[], specs: ParamSpecs): string[] {
+  return [...new Set(rules.flatMap(namesOf))].filter((name) => !Object.hasOwn(specs, name));
 }

@@ -1,14 +1,14 @@
 // The one table of API routes. Each declares its parameters and their bounds once; validation (params.ts), the
 // OpenAPI description (openapi.ts) and the MCP tool schemas are derived from it.
-import { addDays, daysInMonth, formatDate, parseDate, type CalendarDate } from '../pipeline/calendarDate.js';
+import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../pipeline/calendarDate.js';
 import { defaultMadhab, defaultMethodId } from '../pipeline/countryDefaults.js';
 import { hijriDateDetail } from '../pipeline/hijri.js';
 import { localDate } from '../pipeline/localTime.js';
 import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../pipeline/methods.js';
 import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
 import { ApiError } from './errors.js';
-import { cityParam, latParam, lonParam, resolvePlace, tzParam, type Place } from './location.js';
-import type { NumberParam, ParamSpecs, ParamValues, StringParam } from './params.js';
+import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam, type Place } from './location.js';
+import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 import { prayersAround } from './nextPrayer.js';
 import { keepBody } from './renderedResponses.js';
@@ -27,6 +27,8 @@ export interface Route<P extends ParamSpecs = ParamSpecs> {
   summary: string;
   description: string;
   params: P;
+  /** How the parameters go together (checked by the handler); those naming a parameter the route lacks do not apply. */
+  rules?: readonly ParameterRule[];
   /** Name of the response schema in the OpenAPI components. */
   response: string;
   /** The response body: an object to serialize, or one rendered already (renderedResponses.ts). */
@@ -45,7 +47,12 @@ const madhabParam: StringParam = {
   enum: MADHABS,
   description: 'Asr convention. Default: hanafi in South and Central Asia, shafi elsewhere.',
 };
-const dateParam = (description: string): StringParam => ({ type: 'string', maxLength: 10, format: 'date', description });
+const dateParam = (day: string, fallback: string): StringParam => ({
+  type: 'string',
+  maxLength: 10,
+  format: 'date',
+  description: `${day}, YYYY-MM-DD: a real date ${DATE_RANGE_TEXT}. Default: ${fallback}.`,
+});
 
 const locationParams = { city: cityParam, lat: latParam, lon: lonParam, tz: tzParam } as const;
 const calculationParams = { ...locationParams, method: methodParam, madhab: madhabParam } as const;
@@ -84,7 +91,8 @@ export const ROUTES = [
     summary: 'Prayer times for one day',
     description:
       'The seven times (imsak to isha) of one local day at a city or a point, with their UTC instants, the extras, the Hijri date and which times were estimated at high latitude.',
-    params: { ...calculationParams, date: dateParam("The day, YYYY-MM-DD. Default: today in the place's time zone.") },
+    params: { ...calculationParams, date: dateParam('The day', "today in the place's time zone") },
+    rules: LOCATION_RULES,
     response: 'DailyResponse',
     handle(p, ctx) {
       const place = resolvePlace(p, ctx.catalog);
@@ -117,9 +125,15 @@ export const ROUTES = [
     description: "Every day of a month at a city or a point. year and month default to the current ones in the place's time zone.",
     params: {
       ...calculationParams,
-      year: { type: 'integer', minimum: 1900, maximum: 2100, description: "Year. Default: the current year in the place's time zone." },
+      year: {
+        type: 'integer',
+        minimum: MIN_DATE.year,
+        maximum: MAX_DATE.year,
+        description: `Year, ${MIN_DATE.year} to ${MAX_DATE.year}. Default: the current year in the place's time zone.`,
+      },
       month: { type: 'integer', minimum: 1, maximum: 12, description: "Month, 1 to 12. Default: the current month in the place's time zone." },
     } satisfies ParamSpecs & Record<'year' | 'month', NumberParam>,
+    rules: LOCATION_RULES,
     response: 'MonthResponse',
     handle(p, ctx) {
       const place = resolvePlace(p, ctx.catalog);
@@ -150,6 +164,7 @@ export const ROUTES = [
     description:
       'The next of fajr, sunrise, dhuhr, asr, maghrib and isha after the current instant, with the seconds left, and the previous one.',
     params: calculationParams,
+    rules: LOCATION_RULES,
     response: 'NextPrayerResponse',
     handle(p, ctx) {
       const place = resolvePlace(p, ctx.catalog);
@@ -176,6 +191,7 @@ export const ROUTES = [
     summary: 'Qibla bearing and distance to the Kaaba',
     description: 'Great-circle initial bearing from true north to the Kaaba, and the WGS-84 distance in kilometres.',
     params: { city: cityParam, lat: latParam, lon: lonParam },
+    rules: LOCATION_RULES,
     response: 'QiblaResponse',
     handle(p, ctx) {
       const place = resolvePlace(p, ctx.catalog);
@@ -207,7 +223,7 @@ export const ROUTES = [
     operationId: 'getHijriDate',
     summary: 'Hijri (Umm al-Qura) date of a Gregorian date',
     description: 'The Umm al-Qura date of a Gregorian day, from the ICU calendar islamic-umalqura.',
-    params: { date: dateParam('The Gregorian day, YYYY-MM-DD. Default: today in UTC.') },
+    params: { date: dateParam('The Gregorian day', 'today in UTC') },
     response: 'HijriResponse',
     handle(p, ctx) {
       const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, 'UTC');
