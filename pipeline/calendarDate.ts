@@ -11,13 +11,20 @@ export const MAX_DATE: CalendarDate = { year: 2100, month: 12, day: 31 };
 
 const DAY_MS = 86_400_000;
 
+/** UTC milliseconds of a date's midnight. Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear does not. */
+function utcMidnight(year: number, monthIndex: number, day: number): number {
+  const t = new Date(0);
+  t.setUTCFullYear(year, monthIndex, day);
+  return t.getTime();
+}
+
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcMidnight(year, month, 0)).getUTCDate();
 }
 
 /** Days since 1970-01-01 (negative before). */
 export function toEpochDay(d: CalendarDate): number {
-  return Math.round(Date.UTC(d.year, d.month - 1, d.day) / DAY_MS);
+  return Math.round(utcMidnight(d.year, d.month - 1, d.day) / DAY_MS);
 }
 
 export function fromEpochDay(epochDay: number): CalendarDate {

@@ -86,18 +86,45 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   // (Compared after the method's adjustments: Moonsighting's dhuhr +5 must not pass an asr just after noon.)
   const adjusted = (n: Prayer, t: number) => t + (method.adjustments[n] ?? 0) * MINUTE_MS;
   const asr = adjusted('asr', events.asr);
-  if (!(asr > adjusted('dhuhr', events.dhuhr) && asr < adjusted('maghrib', events.maghrib))) events.asr = NaN;
-  if (EVENT_NAMES.some((n) => !finite(events[n]))) {
+  if (!(asr - adjusted('dhuhr', events.dhuhr) >= MINUTE_MS && adjusted('maghrib', events.maghrib) - asr >= MINUTE_MS)) events.asr = NaN;
+  keepTwilightApart(events, estimated, method.adjustments);
+  // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
+  // resolved from the nearest latitude with a complete day in order.
+  if (EVENT_NAMES.some((n) => !finite(events[n])) || !inOrder(events, method.adjustments)) {
     const resolved = nearestCompleteDay(latitude, method.adjustments, (lat) => at(lat, PolarCircleResolution.Unresolved));
     resolvePolarDay(events, estimated, resolved, method.adjustments);
   }
   return { events, estimated };
 }
 
-/** The prayers in order once the method's fixed adjustments are applied (Diyanet's sunrise −7 included). */
+/**
+ * Fajr at least a minute before sunrise and isha at least a minute after maghrib. The night-portion rule bounds
+ * fajr and isha by a fraction of the night, and where the night is only minutes long (or, for tehran and jafari,
+ * maghrib waits for the sun to sink 4°) that bound can reach sunrise or maghrib: the time moves by the needed
+ * seconds and is listed as estimated.
+ */
+function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments): void {
+  const adj = (p: Prayer): number => (adjustments[p] ?? 0) * MINUTE_MS;
+  const latestFajr = events.sunrise + adj('sunrise') - adj('fajr') - MINUTE_MS;
+  if (events.fajr > latestFajr) {
+    events.fajr = latestFajr;
+    estimated.add('fajr');
+  }
+  const earliestIsha = events.maghrib + adj('maghrib') - adj('isha') + MINUTE_MS;
+  if (events.isha < earliestIsha) {
+    events.isha = earliestIsha;
+    estimated.add('isha');
+  }
+}
+
+/**
+ * The prayers in order once the method's fixed adjustments are applied (Diyanet's sunrise −7 included), each at
+ * least a minute after the one before: rounded to the minute, no two prayers then share one (an asr at dhuhr's
+ * minute is no asr).
+ */
 function inOrder(e: SolarEvents, adjustments: Adjustments): boolean {
   const order = PRAYERS.map((p) => e[p] + (adjustments[p] ?? 0) * MINUTE_MS);
-  return order.every((t, i) => i === 0 || t >= order[i - 1]);
+  return order.every((t, i) => i === 0 || t - order[i - 1] >= MINUTE_MS);
 }
 
 const isComplete = (e: SolarEvents, adjustments: Adjustments): boolean =>

@@ -1,9 +1,9 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
-import { addDays, type CalendarDate } from './calendarDate.js';
+import { addDays, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
+import { localDate, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
@@ -43,19 +43,35 @@ export function solarDateFor(date: CalendarDate, longitude: number, timeZone: st
   return addDays(date, -Math.floor(transitLocalHour / 24));
 }
 
+/**
+ * The solar day whose transit (dhuhr) falls on the local `date`. solarDateFor's guess ignores the equation of time
+ * (up to 16 minutes), so where the transit comes near local midnight (at the date line, or with a `tz` far from the
+ * longitude) it is checked: a day whose transit lands on a neighbouring date is replaced by the next solar day.
+ * When no transit falls on the date at all (the transit crosses midnight), the one nearer its local noon is taken.
+ */
 function solarDay(q: TimetableQuery, date: CalendarDate): ResolvedSolarDay {
   const { method } = q;
   let ishaInterval = method.ishaInterval ?? 0;
   if (method.ishaIntervalInRamadan !== undefined && hijriDate(date).month === RAMADAN) {
     ishaInterval = method.ishaIntervalInRamadan;
   }
-  return resolveSolarDay({
-    latitude: q.latitude,
-    longitude: q.longitude,
-    date: solarDateFor(date, q.longitude, q.timeZone),
-    options: { method, madhab: q.madhab, ishaInterval },
-    highLatitudeRule: q.highLatitudeRule,
-  });
+  const resolve = (solarDate: CalendarDate): ResolvedSolarDay =>
+    resolveSolarDay({
+      latitude: q.latitude,
+      longitude: q.longitude,
+      date: solarDate,
+      options: { method, madhab: q.madhab, ishaInterval },
+      highLatitudeRule: q.highLatitudeRule,
+    });
+  const guess = solarDateFor(date, q.longitude, q.timeZone);
+  const day = resolve(guess);
+  const wanted = toEpochDay(date);
+  const shift = toEpochDay(localDate(day.events.dhuhr, q.timeZone)) - wanted;
+  if (shift === 0) return day;
+  const other = resolve(addDays(guess, -Math.sign(shift)));
+  if (toEpochDay(localDate(other.events.dhuhr, q.timeZone)) === wanted) return other;
+  const noon = localNoon(date, q.timeZone);
+  return Math.abs(other.events.dhuhr - noon) < Math.abs(day.events.dhuhr - noon) ? other : day;
 }
 
 /** Which estimated solar event makes each of the seven times estimated. */

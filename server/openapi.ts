@@ -41,8 +41,9 @@ const hhmm = { type: 'string', pattern: '^(?:[01]\\d|2[0-3]):[0-5]\\d$', descrip
 const minuteInstant = {
   type: 'string',
   format: 'date-time',
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:00Z$',
-  description: 'The UTC instant of that same minute.',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$',
+  description:
+    'The UTC instant of that same local minute: whole UTC minutes (seconds 00), except where the zone kept local mean time, whose offset has seconds (Istanbul before 1910: 1900-01-01T03:26:04Z).',
 };
 const secondInstant = { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' };
 const date = { type: 'string', format: 'date', pattern: DATE_PATTERN, description: `YYYY-MM-DD, ${DATE_RANGE_TEXT}.` };

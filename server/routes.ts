@@ -3,7 +3,7 @@
 import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../pipeline/calendarDate.js';
 import { defaultMadhab, defaultMethodId } from '../pipeline/countryDefaults.js';
 import { hijriDateDetail } from '../pipeline/hijri.js';
-import { localDate } from '../pipeline/localTime.js';
+import { localDate, localDateExists } from '../pipeline/localTime.js';
 import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../pipeline/methods.js';
 import { distanceToKaabaKm, qiblaBearing } from '../pipeline/qibla.js';
 import { ApiError } from './errors.js';
@@ -98,6 +98,9 @@ export const ROUTES = [
       const place = resolvePlace(p, ctx.catalog);
       const calc = calculationFor(p, place);
       const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
+      if (!localDateExists(date, place.timeZone)) {
+        throw new ApiError('invalid_parameter', `date ${formatDate(date)} does not exist in ${place.timeZone}: its clocks skipped that day (they crossed the date line). Ask for the day before or after.`);
+      }
       const key = storedAnswerKey(ctx, place, 'times', calc, formatDate(date));
       const cached = storedAnswer(key);
       if (cached) return cached;

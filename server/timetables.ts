@@ -1,6 +1,7 @@
 // Day records for a place: from the precomputed store when it holds the place, method, madhab and years asked for,
 // else computed live. Both paths build the records with the same dayRecord(), from the same DayTimes, so they
 // answer alike (a test compares them over many places and dates).
+import { localDateExists } from '../pipeline/localTime.js';
 import { toEpochDay, type CalendarDate } from '../pipeline/calendarDate.js';
 import { dayRecord, type DayRecord } from '../pipeline/dayRecord.js';
 import type { Madhab, MethodDefinition } from '../pipeline/methods.js';
@@ -79,6 +80,8 @@ export function dayRecords(
       withExtras,
     );
   countAnswer(stored !== undefined);
+  // A date the zone's clocks skipped (Samoa's 30 December 2011) has no times: a month leaves it out.
+  const shown = days.filter((day) => localDateExists(day.date, place.timeZone));
   // Stored days carry their extras; a live month leaves them out, and a month response does not show them.
-  return { days: days.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore: stored !== undefined };
+  return { days: shown.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore: stored !== undefined };
 }
