@@ -1,4 +1,5 @@
 // Bad input always gets a clear 4xx with the contract's error body; never a 500, never a dead server.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerWithKey, type RunningServer } from './serverProcess.js';
 
@@ -98,6 +99,27 @@ describe('bad input', () => {
     expect(body.error.docs).toMatch(new RegExp(`/docs/errors#${code}$`));
     expect(body.error.pricing).toMatch(/\/pricing$/);
     if (status === 405) expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+  });
+
+  it('answers HEAD without a body, so the next answer on the connection is read right', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.write(`HEAD /api/v1/times?${P} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no second answer: ${received}`)), 5000);
+      socket.on('data', () => {
+        if (received.includes('"status"')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    socket.destroy();
+    const [head, next] = received.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 405 /);
+    // The HEAD answer ends with its headers: the next bytes are the next answer's status line.
+    expect(next).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('names the offending parameter and the allowed values', async () => {

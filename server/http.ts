@@ -195,7 +195,11 @@ export function createApp(options: HttpOptions): TemplatedApp {
     return apiRequest(route, rawQuery, credentials, requestId);
   }
 
-  function write(res: HttpResponse, reply: Reply, requestId: string): void {
+  /**
+   * Writes a reply; to a HEAD request without its body (HTTP forbids one, and a keep-alive client would read it as
+   * the next answer). This uWS build aborts on endWithoutBody, so the answer is an empty one.
+   */
+  function write(res: HttpResponse, reply: Reply, requestId: string, head = false): void {
     res.cork(() => {
       res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
       const [name, block] = reply.status === 204 || reply.contentType !== undefined ? CORS_HEADERS : JSON_HEADERS;
@@ -212,7 +216,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
             `${q.plan.monthLinesText}${q.monthRemaining}${q.monthResetLine}`,
         );
       }
-      res.end(reply.body);
+      res.end(head ? undefined : reply.body);
     });
   }
 
@@ -256,7 +260,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
 
   function mcpRequest(res: HttpResponse, req: HttpRequest, method: string, requestId: string, started: number): void {
     const reply = (r: Reply) => {
-      write(res, r, requestId);
+      write(res, r, requestId, method === 'head');
       logRequest(requestId, method, MCP_PATH, r, started);
     };
     // Against DNS rebinding (MCP, Streamable HTTP transport): a browser's request from an origin we do not know is
@@ -319,7 +323,7 @@ export function createApp(options: HttpOptions): TemplatedApp {
     } catch (error) {
       reply = failure(error, requestId, method, url);
     }
-    write(res, reply, requestId);
+    write(res, reply, requestId, method === 'head');
     logRequest(requestId, method, url, reply, started);
   }
 
