@@ -1,7 +1,7 @@
 // CLI commands for keys and accounts (contract, "Operator interface"). A running server picks every change up
 // within a second.
 import type { Command } from 'commander';
-import { AccountStore, AccountStoreError } from '../server/accounts/accountStore.js';
+import { AccountStoreError, openAccountStore, type AccountStore } from '../server/accounts/accountStore.js';
 import { dataDirFrom, listenAddressFrom } from '../server/process/config.js';
 import { DEMO_EMAIL, ensureDemoKey } from '../server/accounts/demoKey.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../server/accounts/plans.js';
@@ -12,7 +12,7 @@ function plan(value: string): PlanName {
 }
 
 function withStore<T>(action: (store: AccountStore) => T): void {
-  const store = AccountStore.open(dataDirFrom());
+  const store = openAccountStore(dataDirFrom());
   try {
     action(store);
   } catch (error) {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AccountStore } from '../server/accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../server/accounts/accountStore.js';
 import type { PlanName } from '../server/accounts/plans.js';
 
 export interface RunningServer {
@@ -75,7 +75,7 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
 
 /** Creates an account and key in a data directory (before or while a server uses it). */
 export async function provisionKey(dataDir: string, email: string, plan: PlanName = 'business'): Promise<string> {
-  const store = AccountStore.open(dataDir);
+  const store = openAccountStore(dataDir);
   try {
     return store.createKey(email, plan).key;
   } finally {

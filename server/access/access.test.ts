@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { hashKey } from '../accounts/keys.js';
 import { provisionKey, runCli, startServer, type RunningServer } from '../../testing/serverProcess.js';
 
@@ -29,7 +29,7 @@ function plansFile(plans: object): string {
 }
 
 async function storedMonthCount(dataDir: string, email: string): Promise<number> {
-  const store = AccountStore.open(dataDir);
+  const store = openAccountStore(dataDir);
   try {
     const account = store.accountByEmail(email)!;
     return store.allUsage().get(account.id)?.monthCount ?? 0;
@@ -59,7 +59,7 @@ describe('authentication', () => {
 
   it('both headers with different keys: the Bearer key decides and X-API-Key is ignored, with no falling back', async () => {
     const revoked = await provisionKey(server.dataDir, 'both-headers@example.com', 'pro');
-    const store = AccountStore.open(server.dataDir);
+    const store = openAccountStore(server.dataDir);
     try {
       store.revoke(revoked);
     } finally {

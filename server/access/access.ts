@@ -7,8 +7,8 @@ import { ApiError } from '../errors.js';
 import { hashKey } from '../accounts/keys.js';
 import { log } from '../log.js';
 import { PLAN_NAMES, type PlanName, type Plans } from '../accounts/plans.js';
-import { admit, planQuota, quotaHeaders, type PlanQuota, type QuotaDecision } from './quota.js';
-import type { SharedUsage } from './sharedUsage.js';
+import { planQuota, quotaHeaders, type PlanQuota, type QuotaDecision } from './quota.js';
+import type { UsageLedger } from './usageLedger.js';
 
 const RELOAD_MS = 250;
 /** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
@@ -39,7 +39,7 @@ export class AccessControl {
   constructor(
     private readonly store: AccountStore,
     plans: Plans,
-    private readonly usage: SharedUsage,
+    private readonly usage: UsageLedger,
   ) {
     this.plans = Object.fromEntries(PLAN_NAMES.map((name) => [name, planQuota(plans[name])])) as Record<PlanName, PlanQuota>;
     this.reload();
@@ -89,7 +89,7 @@ export class AccessControl {
   /** Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit. */
   count(account: Account, now: number, requests = 1): QuotaDecision {
     const plan = this.plans[account.plan];
-    const quota = this.usage.update(account.id, (usage) => admit(usage, plan, now, requests));
+    const quota = this.usage.count(account.id, plan, now, requests);
     if (quota.refused === 'quota_exceeded') {
       throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
     }

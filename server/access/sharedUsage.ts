@@ -2,7 +2,8 @@
 // limits exactly. Each account has a slot (an open-addressing hash table keyed by account id); a slot is updated
 // under its own spin lock, held only for the arithmetic of quota.ts, so threads never wait on I/O for each other.
 // The primary thread loads the stored counts into it at start and writes the changed slots back every second.
-import type { Usage } from './quota.js';
+import { admit, type PlanQuota, type QuotaDecision, type Usage } from './quota.js';
+import type { UsageLedger } from './usageLedger.js';
 
 /** Account ids are `acc_` and 16 hex digits (accountStore.ts); room for longer ones all the same. */
 const ID_BYTES = 48;
@@ -41,7 +42,7 @@ function lock(ints: Int32Array, index: number): void {
 
 const unlock = (ints: Int32Array, index: number): void => void Atomics.store(ints, index, 0);
 
-export class SharedUsage {
+export class SharedUsage implements UsageLedger {
   readonly capacity: number;
   private readonly ints: Int32Array;
   private readonly windowStarts: Float64Array;
@@ -136,6 +137,10 @@ export class SharedUsage {
    * Runs `change` on the account's usage under the slot's lock and stores what it leaves; marks the slot changed.
    * `change` must be quick and must not throw (quota.ts's admit).
    */
+  count(accountId: string, plan: PlanQuota, now: number, requests: number): QuotaDecision {
+    return this.update(accountId, (usage) => admit(usage, plan, now, requests));
+  }
+
   update<T>(accountId: string, change: (usage: Usage) => T): T {
     return this.withSlot(this.slotOf(accountId), change, true);
   }

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { METHOD_IDS, MADHABS } from '../../pipeline/methods.js';
 import { precompute } from '../../pipeline/precompute.js';
-import { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import type { ErrorCode } from '../errors.js';
 import { DocumentValidators } from '../../testing/schemaValidation.js';
 import { dataDirWithCatalog, provisionKey, startServer, type RunningServer } from '../../testing/serverProcess.js';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   keys.trial = await provisionKey(dir, 'trial@example.com', 'trial');
   keys.pro = await provisionKey(dir, 'pro@example.com', 'pro');
   keys.revoked = await provisionKey(dir, 'revoked@example.com', 'business');
-  const store = AccountStore.open(dir);
+  const store = openAccountStore(dir);
   store.revoke(keys.revoked);
   await store.close();
   keys.none = '';

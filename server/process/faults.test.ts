@@ -9,7 +9,7 @@ import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { precompute } from '../../pipeline/precompute.js';
 import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
-import { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { dataDirWithCatalog as sharedCatalogDir, provisionKey, startServer, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
@@ -313,7 +313,7 @@ describe('kill -9 of the server under load', () => {
     await Promise.all(loops);
     await server.stop();
 
-    const store = AccountStore.open(dir);
+    const store = openAccountStore(dir);
     const account = store.accountByEmail('load@example.com')!;
     const stored = store.allUsage().get(account.id)!.monthCount;
     await store.close();

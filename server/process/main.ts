@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { demoKeyFile } from '../accounts/demoKey.js';
 import { answerCountsBuffer } from '../timetables/answerCounts.js';
 import { loadConfig, type Config } from './config.js';
@@ -51,7 +51,7 @@ if (process.env.ACCESS_CONTROL === 'off') {
   log('error', 'access_control_off', {});
 } else {
   try {
-    accountStore = AccountStore.open(config.dataDir);
+    accountStore = openAccountStore(config.dataDir);
     usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
     usage.load(accountStore.allUsage());
     usageWriter = new UsageWriter(accountStore, usage);

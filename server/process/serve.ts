@@ -3,7 +3,7 @@
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
-import { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
 import { createApp, type ServerState } from '../edge/http.js';
 import { log, setLogLevel } from '../log.js';
@@ -56,7 +56,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   };
 
   // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
-  const accountStore = options.usageBuffer ? AccountStore.open(config.dataDir) : undefined;
+  const accountStore = options.usageBuffer ? openAccountStore(config.dataDir) : undefined;
   let access: AccessControl | undefined;
   try {
     access = accountStore && new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer!));
