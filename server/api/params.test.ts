@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, formatDate, type CalendarDate } from '../../pipeline/calendarDate.js';
 import { ApiError } from '../errors.js';
-import { LOCATION_RULES, tzParam } from '../places/location.js';
+import { LOCATION_RULES, tzParam } from './location.js';
 import { breaks, codePointLength, DATE_PATTERN, paramSchema, validateParams, validateValue, type ParamSpec, type StringParam } from './params.js';
 import { ROUTES_BY_PATH } from './routes.js';
 import { schemaValidator } from '../../testing/schemaValidation.js';

@@ -1,6 +1,7 @@
 // The HTTP edge: one uWebSockets.js handler that routes by path, renders every reply (errors included) in one
 // place, and writes one log line per request.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { asApiError } from '../api/apiError.js';
 import type { AccessControl } from '../access/access.js';
 import { ApiError, errorBody, internalErrorMessage, notFoundMessage, type ErrorCode, type ErrorLinks } from '../errors.js';
 import { enabled, log } from '../log.js';
@@ -149,7 +150,8 @@ export function createApp(options: HttpOptions): TemplatedApp {
 
   /** Renders any error as the contract's body; an unexpected one is logged with the request id. */
   function failure(error: unknown, requestId: string, method: string, url: string): Reply {
-    if (error instanceof ApiError) return errorReply(error.code, error.message, { ...error.headers });
+    const known = asApiError(error);
+    if (known) return errorReply(known.code, known.message, { ...known.headers });
     log('error', 'internal_error', { requestId, method, path: clipped(url), error: String((error as Error)?.stack ?? error) });
     return errorReply('internal_error', internalErrorMessage(requestId));
   }

@@ -2,7 +2,7 @@
 // point, and the Location objects of the responses. Loaded once at start-up.
 import { readCatalog, type CatalogFile, type StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { foldName } from '../../pipeline/textFold.js';
-import { ApiError } from '../errors.js';
+import { placePageUrl } from '../links.js';
 import { NearestPlace } from './nearestPlace.js';
 import { PlaceSearch, type SearchFilter } from './placeSearch.js';
 
@@ -19,7 +19,7 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
 };
 
 export interface PlaceCatalogOptions {
-  /** Base of the site URLs: `{base}/tr/namaz-vakitleri/{path}` and `{base}/en/prayer-times/{path}`. */
+  /** Base of the site URLs of the Location objects (links.ts, placePageUrl). */
   publicBaseUrl: () => string;
 }
 
@@ -88,16 +88,13 @@ export class PlaceCatalog {
     return this.search.search(parsed.folded, limit, parsed.filter).map((i) => this.places[i]);
   }
 
-  /** The `city` parameter: a site path (with `/`), matched exactly, else the best match by name. */
-  resolve(text: string): StoredPlace {
+  /** The `city` parameter: a site path (with `/`), matched exactly, else the best match by name; none: undefined. */
+  resolve(text: string): StoredPlace | undefined {
     if (text.includes('/')) {
       const i = this.byPath.get(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
-      if (i !== undefined) return this.places[i];
-    } else {
-      const [best] = this.find(text, 1);
-      if (best) return best;
+      return i === undefined ? undefined : this.places[i];
     }
-    throw new ApiError('city_not_found', `No place matches city=${JSON.stringify(text)}; try /api/v1/cities?q= to search.`);
+    return this.find(text, 1)[0];
   }
 
   nearest(latitude: number, longitude: number): StoredPlace {
@@ -131,7 +128,7 @@ export class PlaceCatalog {
         timeZone: place.timeZone,
         ...(place.population !== undefined ? { population: place.population } : {}),
         path: place.path,
-        urls: { tr: `${base}/tr/namaz-vakitleri/${place.path}`, en: `${base}/en/prayer-times/${place.path}` },
+        urls: { tr: placePageUrl(base, 'tr', place.path), en: placePageUrl(base, 'en', place.path) },
       };
       this.locations[i] = location;
     }

@@ -9,7 +9,6 @@ import { computeTimetable, type DayTimes } from '../../pipeline/prayerTimes.js';
 import { decodeDays } from '../../pipeline/timetableCodec.js';
 import type { TimetableReader } from '../../pipeline/timetableStore.js';
 import { countAnswer } from './answerCounts.js';
-import { ApiError } from '../errors.js';
 import type { Place } from '../places/location.js';
 import { cachedBody, type RenderedBody } from './renderedResponses.js';
 
@@ -22,8 +21,13 @@ export interface TimetableSource {
   storeReadFailed?: (error: unknown) => void;
 }
 
-const storeUnavailable = (): ApiError =>
-  new ApiError('service_unavailable', 'The precomputed timetables cannot be read at the moment; try again shortly (lat and lon are answered meanwhile).');
+/** The precomputed store should answer and cannot be read (storeFollower.ts): the API says service_unavailable. */
+export class StoreUnavailableError extends Error {
+  constructor() {
+    super('The precomputed timetables cannot be read at the moment; try again shortly (lat and lon are answered meanwhile).');
+  }
+}
+const storeUnavailable = (): StoreUnavailableError => new StoreUnavailableError();
 
 
 /** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
