@@ -2,18 +2,12 @@
 // window that starts with the first request after the previous one ended, and the calendar month in UTC.
 // Pure but for a cache of the current month's boundaries: the caller owns the usage record and the clock.
 // This runs on every request, so it returns numbers and reuses texts that change once a month or never.
+import type { Usage } from '../accounts/usage.js';
 import type { PlanLimits } from '../accounts/plans.js';
 
 const WINDOW_MS = 60_000;
 
-export interface Usage {
-  /** `YYYY-MM` of the counted month (UTC). */
-  month: string;
-  monthCount: number;
-  /** UTC milliseconds at which the current per-minute window began. */
-  windowStart: number;
-  windowCount: number;
-}
+export type { Usage };
 
 export type QuotaRefusal = 'rate_limit_exceeded' | 'quota_exceeded';
 

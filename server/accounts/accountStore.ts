@@ -1,7 +1,7 @@
 // Accounts and their keys behind one interface: the embedded implementation is LMDB (lmdbAccountStore.ts); fleet
 // mode will put Redis behind the same methods. Values in, values out, synchronous reads on the request path.
 import path from 'node:path';
-import type { Usage } from '../access/quota.js';
+import type { Usage } from './usage.js';
 import { LmdbAccountStore } from './lmdbAccountStore.js';
 import type { PlanName } from './plans.js';
 

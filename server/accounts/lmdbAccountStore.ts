@@ -7,7 +7,7 @@ import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from './keys.js';
 import type { PlanName } from './plans.js';
-import type { Usage } from '../access/quota.js';
+import type { Usage } from './usage.js';
 import { AccountStoreError, accountsPath, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();

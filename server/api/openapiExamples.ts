@@ -10,9 +10,9 @@ import { hashKey } from '../accounts/keys.js';
 import { parseQuery, validateParams } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { DEFAULT_PLANS } from '../accounts/plans.js';
-import type { Usage } from '../access/quota.js';
+import { admit, type Usage } from '../access/quota.js';
 import { ROUTES, ROUTES_BY_PATH } from './routes.js';
-import type { SharedUsage } from '../access/sharedUsage.js';
+import type { UsageLedger } from '../access/usageLedger.js';
 
 /** The public base URL the examples are made with; the served description puts the server's own in its place. */
 export const EXAMPLE_BASE_URL = 'http://localhost:8080';
@@ -115,8 +115,8 @@ function accessErrors(): Array<[ErrorCode, string, string]> {
     allAccounts: () => new Map([[account.id, account]]),
   } as unknown as AccountStore;
   let usage: Usage = { month: '2026-03', monthCount: 120, windowStart: EXAMPLE_NOW - 12_000, windowCount: DEFAULT_PLANS.trial.perMinute };
-  const sharedUsage = { update: <T>(_id: string, change: (u: Usage) => T): T => change(usage) } as unknown as SharedUsage;
-  const access = new AccessControl(store, DEFAULT_PLANS, sharedUsage);
+  const ledger: UsageLedger = { count: (_id, plan, now, requests) => admit(usage, plan, now, requests) };
+  const access = new AccessControl(store, DEFAULT_PLANS, ledger);
   const refusal = (run: () => unknown): [ErrorCode, string] => {
     try {
       run();

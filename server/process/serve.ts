@@ -5,7 +5,9 @@ import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
 import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
-import { createApp, type ServerState } from '../edge/http.js';
+import { apiSurface, type ServerState } from '../api/apiSurface.js';
+import { mcpSurface } from '../api/mcpSurface.js';
+import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
 import { PlaceCatalog } from '../places/placeCatalog.js';
@@ -13,6 +15,9 @@ import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import { StoreFollower } from '../timetables/storeFollower.js';
 import { closeApp, uWS } from '../edge/uws.js';
+
+/** How long a stop waits for answers in flight before closing the connections. */
+const STOP_GRACE_MS = 5000;
 
 export interface ServeOptions {
   config: Config;
@@ -67,8 +72,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   access?.start();
 
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${options.port}`;
-  const httpOptions = { state, access, publicBaseUrl, mcpOrigins: allowedOrigins(publicBaseUrl, options.port, config.mcpAllowedOrigins) };
-  const app = createApp(httpOptions);
+  const httpOptions = { state, access, publicBaseUrl, mcpOrigins: allowedOrigins(publicBaseUrl, options.port, config.mcpAllowedOrigins), now: Date.now };
+  // The surfaces read httpOptions at each request: the base URL and origins are settled once the port is known.
+  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions)]);
+  const app = edge.app;
 
   const catalogStarted = performance.now();
   try {
@@ -99,8 +106,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   return {
     port,
     async stop() {
-      // Requests are answered synchronously (MCP's are short), so none is half done here.
+      // New API requests get 503 from here on; answers in flight (MCP's) may finish first.
       state.serving = false;
+      await edge.drain(STOP_GRACE_MS);
       closeApp(app);
       access?.stop();
       await accountStore?.close();
