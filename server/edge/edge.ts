@@ -134,7 +134,8 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
   };
 
   for (const surface of surfaces) {
-    const answerNow = (res: HttpResponse, request: EdgeRequest, started: number, corked: boolean): void => {
+    /** `watching`: onAborted is already attached (the body reader attaches it); else it is attached here if needed. */
+    const answerNow = (res: HttpResponse, request: EdgeRequest, started: number, watching: boolean): void => {
       let result: Reply | Promise<Reply>;
       try {
         result = surface.answer(request);
@@ -142,12 +143,13 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
         result = surface.failure(error, request);
       }
       if (!(result instanceof Promise)) {
-        if (corked) write(res, result, request);
-        else res.cork(() => write(res, result as Reply, request));
+        res.cork(() => write(res, result as Reply, request));
         logRequest(request, result, started);
         return;
       }
-      // Asynchronous: answered later, inside cork, unless the client has gone (onAborted is already set).
+      // Asynchronous: answered later, inside cork, unless the client has gone. uWS wants onAborted attached before
+      // the handler returns, which it has not yet.
+      if (!watching) res.onAborted(() => aborted.add(res));
       inFlight++;
       result
         .catch((error: unknown) => surface.failure(error, request))
@@ -180,8 +182,6 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
       }
       const body = surface.body;
       if (!body || !body.methods.includes(request.method)) {
-        // Sync answers are written at once; an async one needs onAborted before the handler returns.
-        res.onAborted(() => aborted.add(res));
         answerNow(res, request, started, false);
         return;
       }
@@ -213,7 +213,7 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
         if (!isLast) return;
         done = true;
         request.body = Buffer.concat(chunks);
-        answerNow(res, request, started, false);
+        answerNow(res, request, started, true);
         settled();
       });
     };
