@@ -13,6 +13,7 @@ const DAY_MS = 86_400_000;
 
 /** UTC milliseconds of a date's midnight. Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear does not. */
 function utcMidnight(year: number, monthIndex: number, day: number): number {
+  if (year >= 100) return Date.UTC(year, monthIndex, day);
   const t = new Date(0);
   t.setUTCFullYear(year, monthIndex, day);
   return t.getTime();

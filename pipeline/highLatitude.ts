@@ -104,13 +104,12 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
  * seconds and is listed as estimated.
  */
 function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments): void {
-  const adj = (p: Prayer): number => (adjustments[p] ?? 0) * MINUTE_MS;
-  const latestFajr = events.sunrise + adj('sunrise') - adj('fajr') - MINUTE_MS;
+  const latestFajr = events.sunrise + ((adjustments.sunrise ?? 0) - (adjustments.fajr ?? 0) - 1) * MINUTE_MS;
   if (events.fajr > latestFajr) {
     events.fajr = latestFajr;
     estimated.add('fajr');
   }
-  const earliestIsha = events.maghrib + adj('maghrib') - adj('isha') + MINUTE_MS;
+  const earliestIsha = events.maghrib + ((adjustments.maghrib ?? 0) - (adjustments.isha ?? 0) + 1) * MINUTE_MS;
   if (events.isha < earliestIsha) {
     events.isha = earliestIsha;
     estimated.add('isha');
@@ -123,8 +122,14 @@ function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, 
  * minute is no asr).
  */
 function inOrder(e: SolarEvents, adjustments: Adjustments): boolean {
-  const order = PRAYERS.map((p) => e[p] + (adjustments[p] ?? 0) * MINUTE_MS);
-  return order.every((t, i) => i === 0 || t - order[i - 1] >= MINUTE_MS);
+  // A plain loop: this runs for every day computed.
+  let previous = -Infinity;
+  for (const p of PRAYERS) {
+    const t = e[p] + (adjustments[p] ?? 0) * MINUTE_MS;
+    if (!(t - previous >= MINUTE_MS)) return false;
+    previous = t;
+  }
+  return true;
 }
 
 const isComplete = (e: SolarEvents, adjustments: Adjustments): boolean =>

@@ -43,9 +43,14 @@ export function isoInstant(ms: number): string {
   return `${date}T${CLOCK[Math.floor((ms - day * DAY_MS) / MINUTE_MS)]}:00Z`;
 }
 
+/** The day (days since 1970-01-01) on the place's wall clock at the instant `ms`. */
+export function localEpochDay(ms: number, zoneName: string): number {
+  return Math.floor((ms + offsetSeconds(zoneName, ms) * SECOND_MS) / DAY_MS);
+}
+
 /** The calendar date on the place's wall clock at the instant `ms`. */
 export function localDate(ms: number, zoneName: string): CalendarDate {
-  return fromEpochDay(Math.floor((ms + offsetSeconds(zoneName, ms) * SECOND_MS) / DAY_MS));
+  return fromEpochDay(localEpochDay(ms, zoneName));
 }
 
 /** UTC milliseconds of local noon on `date` in the zone (noon exists on every DST change day). */
@@ -62,9 +67,8 @@ export function localDateExists(date: CalendarDate, zoneName: string): boolean {
   const day = toEpochDay(date);
   const noon = day * DAY_MS + DAY_MS / 2;
   // Local noon seen with each offset the zone had within two days either side.
-  for (const probe of [noon - 2 * DAY_MS, noon, noon + 2 * DAY_MS]) {
-    const instant = noon - offsetSeconds(zoneName, probe) * SECOND_MS;
-    if (toEpochDay(localDate(instant, zoneName)) === day) return true;
+  for (let probe = noon - 2 * DAY_MS; probe <= noon + 2 * DAY_MS; probe += 2 * DAY_MS) {
+    if (localEpochDay(noon - offsetSeconds(zoneName, probe) * SECOND_MS, zoneName) === day) return true;
   }
   return false;
 }

@@ -3,7 +3,7 @@
 import { addDays, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { localDate, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
+import { localEpochDay, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
@@ -43,6 +43,18 @@ export function solarDateFor(date: CalendarDate, longitude: number, timeZone: st
   return addDays(date, -Math.floor(transitLocalHour / 24));
 }
 
+// Module-level functions rather than closures on the hot path: tsx names every closure it creates (keepNames), which
+// costs more than the closure's work.
+function resolvedOn(q: TimetableQuery, solarDate: CalendarDate, ishaInterval: number): ResolvedSolarDay {
+  return resolveSolarDay({
+    latitude: q.latitude,
+    longitude: q.longitude,
+    date: solarDate,
+    options: { method: q.method, madhab: q.madhab, ishaInterval },
+    highLatitudeRule: q.highLatitudeRule,
+  });
+}
+
 /**
  * The solar day whose transit (dhuhr) falls on the local `date`. solarDateFor's guess ignores the equation of time
  * (up to 16 minutes), so where the transit comes near local midnight (at the date line, or with a `tz` far from the
@@ -55,21 +67,13 @@ function solarDay(q: TimetableQuery, date: CalendarDate): ResolvedSolarDay {
   if (method.ishaIntervalInRamadan !== undefined && hijriDate(date).month === RAMADAN) {
     ishaInterval = method.ishaIntervalInRamadan;
   }
-  const resolve = (solarDate: CalendarDate): ResolvedSolarDay =>
-    resolveSolarDay({
-      latitude: q.latitude,
-      longitude: q.longitude,
-      date: solarDate,
-      options: { method, madhab: q.madhab, ishaInterval },
-      highLatitudeRule: q.highLatitudeRule,
-    });
   const guess = solarDateFor(date, q.longitude, q.timeZone);
-  const day = resolve(guess);
+  const day = resolvedOn(q, guess, ishaInterval);
   const wanted = toEpochDay(date);
-  const shift = toEpochDay(localDate(day.events.dhuhr, q.timeZone)) - wanted;
+  const shift = localEpochDay(day.events.dhuhr, q.timeZone) - wanted;
   if (shift === 0) return day;
-  const other = resolve(addDays(guess, -Math.sign(shift)));
-  if (toEpochDay(localDate(other.events.dhuhr, q.timeZone)) === wanted) return other;
+  const other = resolvedOn(q, addDays(guess, -Math.sign(shift)), ishaInterval);
+  if (localEpochDay(other.events.dhuhr, q.timeZone) === wanted) return other;
   const noon = localNoon(date, q.timeZone);
   return Math.abs(other.events.dhuhr - noon) < Math.abs(day.events.dhuhr - noon) ? other : day;
 }
@@ -106,18 +110,17 @@ function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay
 /** Extras come from the astronomical events, without the method's fixed adjustments. */
 function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSolarDay): DayTimes['extras'] {
   const e = today.events;
-  const roundToMinute = (ms: number): number => roundToLocalMinute(ms, q.timeZone);
   const real = (n: SolarEventName): boolean => !today.estimated.has(n);
   const out: DayTimes['extras'] = {};
-  if (real('sunrise')) out.ishraq = roundToMinute(e.sunrise + 15 * MINUTE_MS);
-  if (real('dhuhr')) out.zawalStart = roundToMinute(e.dhuhr - 5 * MINUTE_MS);
-  if (real('sunset')) out.isfirar = roundToMinute(e.sunset - 20 * MINUTE_MS);
+  if (real('sunrise')) out.ishraq = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, q.timeZone);
+  if (real('dhuhr')) out.zawalStart = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, q.timeZone);
+  if (real('sunset')) out.isfirar = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, q.timeZone);
   const nightStartEvent: SolarEventName = q.method.nightFromSunset ? 'sunset' : 'maghrib';
   if (real(nightStartEvent) && !tomorrow.estimated.has('fajr')) {
     const start = e[nightStartEvent];
     const night = tomorrow.events.fajr - start;
-    out.midnight = roundToMinute(start + night / 2);
-    out.lastThirdStart = roundToMinute(start + (night * 2) / 3);
+    out.midnight = roundToLocalMinute(start + night / 2, q.timeZone);
+    out.lastThirdStart = roundToLocalMinute(start + (night * 2) / 3, q.timeZone);
   }
   return out;
 }

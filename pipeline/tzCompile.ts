@@ -12,6 +12,8 @@ export interface TransitionTable {
   at: Float64Array;
   /** Offset from UTC in seconds (east positive) from `at[i]` on. */
   offset: Int32Array;
+  /** The interval of the last lookup (a cache: each thread has its own tables). */
+  hint?: number;
 }
 
 /** Rules are expanded up to this year; the last offset then holds for ever (the API's dates end in 2100). */
@@ -143,6 +145,9 @@ export function compileZone(zoneLines: ZoneLine[], rules: Record<string, RuleLin
 /** Offset in seconds at the instant `ms`: the last transition at or before it. */
 export function offsetAt(table: TransitionTable, ms: number): number {
   const { at } = table;
+  // Lookups come in runs around one instant (a day's times, a month's days): try the last one's interval first.
+  const hint = table.hint ?? 0;
+  if (at[hint] <= ms && (hint + 1 === at.length || ms < at[hint + 1])) return table.offset[hint];
   let lo = 0;
   let hi = at.length - 1;
   while (lo < hi) {
@@ -150,5 +155,6 @@ export function offsetAt(table: TransitionTable, ms: number): number {
     if (at[mid] <= ms) lo = mid;
     else hi = mid - 1;
   }
+  table.hint = lo;
   return table.offset[lo];
 }
