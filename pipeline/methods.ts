@@ -14,6 +14,9 @@ export type Madhab = (typeof MADHABS)[number];
 
 export type Adjustments = Partial<Record<Prayer, number>>;
 
+/** How a time becomes a whole minute of the local clock: the nearest minute, the next one, or the one before. */
+export type RoundingMode = 'nearest' | 'up' | 'down';
+
 export interface MethodDefinition {
   id: string;
   name: string;
@@ -42,6 +45,17 @@ export interface MethodDefinition {
    * once, at 0h UT of the date, as in an almanac: Diyanet's published minutes follow it; see docs/diyanet.md).
    */
   solarModel: 'adhan' | 'dailyAt0hUT';
+  /**
+   * Per prayer, how the time (after `adjustments`) is rounded to the minute; `nearest` where not given. National
+   * authorities that add precautionary minutes (ihtiyat) round the prayer's start up and sunrise down, so a printed
+   * time never falls before the true one (see docs/authorities.md).
+   */
+  rounding?: Partial<Record<Prayer, RoundingMode>>;
+  /**
+   * The sun's altitude at sunrise and sunset, degrees (negative: below the horizon); −0.8333 (refraction and the
+   * sun's semidiameter) where not given. Maghrib by sunset follows it.
+   */
+  horizon?: number;
 }
 
 const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule' | 'solarModel'> & Partial<MethodDefinition>): MethodDefinition => ({
