@@ -115,7 +115,17 @@ export const METHODS: readonly MethodDefinition[] = [
   }),
   method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
   method({ id: 'jakim', name: 'Jabatan Kemajuan Islam Malaysia', fajrAngle: 20, ishaAngle: 18 }),
-  method({ id: 'kemenag', name: 'Kementerian Agama Republik Indonesia', fajrAngle: 20, ishaAngle: 18 }),
+  method({
+    id: 'kemenag',
+    name: 'Kementerian Agama Republik Indonesia',
+    fajrAngle: 20,
+    ishaAngle: 18,
+    // Kemenag's published tables (docs/authorities.md): ihtiyat of 2 minutes (3 at dhuhr), every time rounded up
+    // but sunrise (terbit), which is 2 minutes earlier and rounded down; sunrise and sunset with the sun at −1°.
+    adjustments: { fajr: 2, sunrise: -2, dhuhr: 3, asr: 2, maghrib: 2, isha: 2 },
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    horizon: -1,
+  }),
   method({ id: 'uoif', name: 'Union des Organisations Islamiques de France', fajrAngle: 12, ishaAngle: 12 }),
   method({ id: 'russia', name: 'Spiritual Administration of Muslims of Russia', fajrAngle: 16, ishaAngle: 15 }),
   method({
