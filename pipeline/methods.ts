@@ -114,7 +114,16 @@ export const METHODS: readonly MethodDefinition[] = [
     adjustments: { sunrise: -3, dhuhr: 3, asr: 3, maghrib: 3 },
   }),
   method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
-  method({ id: 'jakim', name: 'Jabatan Kemajuan Islam Malaysia', fajrAngle: 20, ishaAngle: 18 }),
+  method({
+    id: 'jakim',
+    name: 'Jabatan Kemajuan Islam Malaysia',
+    // JAKIM's e-solat tables (docs/authorities.md): subuh at 18°, zohor a minute after transit, every time rounded
+    // up but syuruk, rounded down.
+    fajrAngle: 18,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 1 },
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
   method({
     id: 'kemenag',
     name: 'Kementerian Agama Republik Indonesia',
