@@ -146,7 +146,15 @@ export const METHODS: readonly MethodDefinition[] = [
     moonsighting: true,
   }),
   method({ id: 'morocco', name: 'Morocco', fajrAngle: 19, ishaAngle: 17, adjustments: { dhuhr: 5, maghrib: 5 } }),
-  method({ id: 'algeria', name: 'Algeria', fajrAngle: 18, ishaAngle: 17 }),
+  method({
+    id: 'algeria',
+    name: 'Algeria',
+    fajrAngle: 18,
+    ishaAngle: 17,
+    // The Ministry's tables (docs/authorities.md): maghrib 3 minutes after sunset, every time rounded up.
+    adjustments: { maghrib: 3 },
+    rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
   method({ id: 'tunisia', name: 'Tunisia', fajrAngle: 18, ishaAngle: 18 }),
   method({ id: 'jordan', name: 'Ministry of Awqaf, Jordan', fajrAngle: 18, ishaAngle: 18, maghribInterval: 5 }),
   method({
