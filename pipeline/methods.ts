@@ -109,9 +109,12 @@ export const METHODS: readonly MethodDefinition[] = [
   method({
     id: 'dubai',
     name: 'Dubai',
+    // The UAE AWQAF's published tables (docs/authorities.md): fajr 18.2°, isha 18°, sunrise −3, dhuhr +2,
+    // maghrib +3 minutes, asr unadjusted, nearest minute; its emsak is its fajr.
     fajrAngle: 18.2,
-    ishaAngle: 18.2,
-    adjustments: { sunrise: -3, dhuhr: 3, asr: 3, maghrib: 3 },
+    ishaAngle: 18,
+    adjustments: { sunrise: -3, dhuhr: 2, maghrib: 3 },
+    imsakIsFajr: true,
   }),
   method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
   method({
