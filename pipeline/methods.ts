@@ -116,7 +116,15 @@ export const METHODS: readonly MethodDefinition[] = [
     adjustments: { sunrise: -3, dhuhr: 2, maghrib: 3 },
     imsakIsFajr: true,
   }),
-  method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
+  method({
+    id: 'singapore',
+    name: 'Majlis Ugama Islam Singapura',
+    // MUIS's published tables (docs/authorities.md): every time rounded up, zohor a minute after transit.
+    fajrAngle: 20,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 1 },
+    rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
   method({
     id: 'jakim',
     name: 'Jabatan Kemajuan Islam Malaysia',
