@@ -85,6 +85,8 @@ export const METHODS: readonly MethodDefinition[] = [
     fajrAngle: 18.5,
     ishaInterval: 90,
     ishaIntervalInRamadan: 120,
+    // KACST's published times (docs/authorities.md): every time rounded up but sunrise, rounded down.
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
   }),
   method({ id: 'karachi', name: 'University of Islamic Sciences, Karachi', fajrAngle: 18, ishaAngle: 18 }),
   method({
