@@ -158,7 +158,17 @@ export const METHODS: readonly MethodDefinition[] = [
     adjustments: { dhuhr: 5, maghrib: 3 },
     moonsighting: true,
   }),
-  method({ id: 'morocco', name: 'Morocco', fajrAngle: 19, ishaAngle: 17, adjustments: { dhuhr: 5, maghrib: 5 } }),
+  method({
+    id: 'morocco',
+    name: 'Morocco',
+    // The Ministry of Habous's tables (docs/authorities.md): sunrise −4, dhuhr +5, asr +1, maghrib +5 minutes; fajr
+    // rounded down, the rest to the nearest minute. Sunrise and maghrib also depend on the town's elevation, which we
+    // do not model.
+    fajrAngle: 19,
+    ishaAngle: 17,
+    adjustments: { sunrise: -4, dhuhr: 5, asr: 1, maghrib: 5 },
+    rounding: { fajr: 'down' },
+  }),
   method({
     id: 'algeria',
     name: 'Algeria',
