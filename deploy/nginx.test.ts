@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dataDirWithCatalog, provisionKey, startServer, type RunningServer } from '../server/serverProcess.js';
+import { dataDirWithCatalog, provisionKey, startServer, type RunningServer } from '../testing/serverProcess.js';
 import { startNginx, type RunningNginx } from './nginxProcess.js';
 import { exchange, RawConnection, type RawResponse } from './rawHttp.js';
 

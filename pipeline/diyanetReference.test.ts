@@ -3,7 +3,7 @@
 // at least 90% exact; and the same must hold on provinces and days the model was not chosen on.
 import { describe, expect, inject, it } from 'vitest';
 import { differences, sampleRecords, summarize } from '../scripts/diyanet-agreement.js';
-import { PlaceCatalog } from '../server/placeCatalog.js';
+import { PlaceCatalog } from '../server/places/placeCatalog.js';
 
 const catalog = () => PlaceCatalog.load(inject('catalogDataDir'), { publicBaseUrl: () => 'https://example.test' })!;
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { provisionKey, startServer } from '../server/serverProcess.js';
+import { provisionKey, startServer } from '../testing/serverProcess.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const ROUNDS = 3;

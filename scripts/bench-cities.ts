@@ -1,16 +1,16 @@
 // Server time of /api/v1/cities for 2-, 3- and 6-letter queries: the whole route as the server runs it
 // (parameter validation, search, Location objects, JSON), in process, without the network.
 // Usage: npm run bench:cities   (DATA_DIR must hold a catalog: npm run cli -- catalog build)
-import { loadConfig } from '../server/config.js';
-import { parseQuery, validateParams } from '../server/params.js';
-import { PlaceCatalog } from '../server/placeCatalog.js';
-import { ROUTES_BY_PATH } from '../server/routes.js';
+import { dataDirFrom } from '../server/process/config.js';
+import { parseQuery, validateParams } from '../server/api/params.js';
+import { PlaceCatalog } from '../server/places/placeCatalog.js';
+import { ROUTES_BY_PATH } from '../server/api/routes.js';
 import { foldName } from '../pipeline/textFold.js';
 
 const QUERIES_PER_LENGTH = 5000;
 const WARM_UP = 1000;
 
-const { dataDir } = loadConfig();
+const dataDir = dataDirFrom();
 const loadStarted = performance.now();
 const catalog = PlaceCatalog.load(dataDir, { publicBaseUrl: () => 'http://localhost:8080' });
 if (!catalog) {

@@ -3,7 +3,7 @@
 // machine's noise falls on both alike. Prints each path's requests per second (median of the rounds) and the ratio.
 // Usage: npm run bench:compare -- <other checkout> [path …]   (BENCH_SECONDS per round, default 5; 3 rounds)
 import path from 'node:path';
-import { dataDirWithCatalog, startServer, type RunningServer } from '../server/serverProcess.js';
+import { dataDirWithCatalog, startServer, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 

@@ -7,9 +7,9 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { catalogPath } from '../pipeline/catalog/catalogFile.js';
 import { precompute, progressReporter } from '../pipeline/precompute.js';
-import { loadConfig } from '../server/config.js';
+import { dataDirFrom } from '../server/process/config.js';
 
-const { dataDir } = loadConfig();
+const dataDir = dataDirFrom();
 if (!existsSync(catalogPath(dataDir))) {
   console.error(`No catalog under ${dataDir}; build it first: npm run cli -- catalog build`);
   process.exit(1);

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute.js';
-import { dataDirWithCatalog, startServerWithKey } from '../server/serverProcess.js';
+import { dataDirWithCatalog, startServerWithKey } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 

@@ -4,10 +4,10 @@
 // Usage: npm run diyanet:agreement   (DATA_DIR must hold a catalog)
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../server/config.js';
-import { validateParams } from '../server/params.js';
-import { PlaceCatalog } from '../server/placeCatalog.js';
-import { ROUTES_BY_PATH } from '../server/routes.js';
+import { dataDirFrom } from '../server/process/config.js';
+import { validateParams } from '../server/api/params.js';
+import { PlaceCatalog } from '../server/places/placeCatalog.js';
+import { ROUTES_BY_PATH } from '../server/api/routes.js';
 
 export const SAMPLE = fileURLToPath(new URL('../../shared/reference/diyanet-dev-sample.json', import.meta.url));
 export const COLUMNS = { imsak: 'fajr', gunes: 'sunrise', ogle: 'dhuhr', ikindi: 'asr', aksam: 'maghrib', yatsi: 'isha' } as const;
@@ -49,7 +49,7 @@ export function summarize(diffs: Array<Record<string, number>>): Record<string, 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const catalog = PlaceCatalog.load(loadConfig().dataDir, { publicBaseUrl: () => '' });
+  const catalog = PlaceCatalog.load(dataDirFrom(), { publicBaseUrl: () => '' });
   if (!catalog) throw new Error('no catalog: npm run cli -- catalog build');
   const records = sampleRecords();
   const summary = summarize(differences(catalog, records));

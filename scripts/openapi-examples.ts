@@ -3,9 +3,9 @@
 // example requests; a test fails until then.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EXAMPLES_FILE } from '../server/openapi.js';
-import { buildExamples, EXAMPLE_BASE_URL } from '../server/openapiExamples.js';
-import { PlaceCatalog } from '../server/placeCatalog.js';
+import { EXAMPLES_FILE } from '../server/api/openapi.js';
+import { buildExamples, EXAMPLE_BASE_URL } from '../server/api/openapiExamples.js';
+import { PlaceCatalog } from '../server/places/placeCatalog.js';
 
 const dataDir = process.env.DATA_DIR || './data';
 const catalog = PlaceCatalog.load(dataDir, { publicBaseUrl: () => EXAMPLE_BASE_URL });

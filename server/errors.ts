@@ -1,5 +1,7 @@
 // The contract's errors: raised where the problem is found as ApiError, rendered in one place (errorBody).
 
+import { authenticationDocsUrl, errorDocsUrl, pricingUrl } from './links.js';
+
 export const ERROR_STATUS = {
   missing_parameter: 400,
   invalid_parameter: 400,
@@ -47,10 +49,9 @@ export interface ErrorLinks {
 const AUTH_CODES: ReadonlySet<ErrorCode> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked']);
 
 export function errorObject(code: ErrorCode, message: string, links: ErrorLinks) {
-  const docs = AUTH_CODES.has(code)
-    ? `${links.publicBaseUrl}/docs/authentication`
-    : `${links.publicBaseUrl}/docs/errors#${code}`;
-  return { code, message, docs, pricing: `${links.publicBaseUrl}/pricing` };
+  const base = links.publicBaseUrl;
+  const docs = AUTH_CODES.has(code) ? authenticationDocsUrl(base) : errorDocsUrl(base, code);
+  return { code, message, docs, pricing: pricingUrl(base) };
 }
 
 export function errorBody(code: ErrorCode, message: string, links: ErrorLinks): string {

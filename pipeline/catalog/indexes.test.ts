@@ -1,7 +1,7 @@
 // The catalog's search and spatial indexes on small synthetic catalogs, against plain oracles.
 import { describe, expect, it } from 'vitest';
-import { NearestPlace } from '../../server/nearestPlace.js';
-import { PlaceSearch } from '../../server/placeSearch.js';
+import { NearestPlace } from '../../server/places/nearestPlace.js';
+import { PlaceSearch } from '../../server/places/placeSearch.js';
 import type { CatalogPlace } from './buildCatalog.js';
 import { distanceKm } from './buildCatalog.js';
 import { buildSearchIndex } from './searchIndex.js';

@@ -1,0 +1,71 @@
+// The operator's CLI (contract, "Operator interface"): `npm run cli -- <command>`. It reads the same environment
+// as the server (DATA_DIR and the rest), so what it writes is what `make run` serves.
+import { Command } from 'commander';
+import { registerAccountCommands } from './accounts.js';
+import { dataDirFrom } from '../server/process/config.js';
+import { formatCatalogReport, runCatalogBuild } from '../pipeline/catalog/catalogBuild.js';
+import { CatalogInputError } from '../pipeline/catalog/sources.js';
+import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute.js';
+
+const program = new Command('cli').description('Prayer Times API operator commands').showHelpAfterError();
+
+const catalog = program.command('catalog').description('the catalog of places (cities and Turkish districts)');
+catalog
+  .command('build')
+  .description('build DATA_DIR/catalog/catalog.msgpack from the pinned data packages; a failure keeps the old one')
+  .action(() => {
+    const dataDir = dataDirFrom();
+    try {
+      const result = runCatalogBuild(dataDir);
+      process.stdout.write(formatCatalogReport(result) + '\n');
+    } catch (error) {
+      if (error instanceof CatalogInputError) {
+        process.stderr.write(`catalog build failed: ${error.message}\nThe previous catalog, if any, is unchanged.\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw error;
+    }
+  });
+
+program
+  .command('precompute')
+  .description('precompute yearly timetables into a new store under DATA_DIR/timetables; it goes live when complete')
+  .option('--year <years>', 'year or comma-separated years (default: the current and the next year, UTC)')
+  .option('--methods <methods>', 'default (each place’s country default), all, or method ids separated by commas', 'default')
+  .option('--madhabs <madhabs>', 'default (each place’s country default), all, or shafi,hanafi', 'default')
+  .option('--scope <scope>', 'all, quick (all Turkish districts and the 1,000 largest cities), top:N, places:<id>,<id>, or country codes like TR,DE', 'all')
+  .option('--workers <n>', 'worker threads (default: one per core)')
+  .action(async (options: { year?: string; methods: string; madhabs: string; scope: string; workers?: string }) => {
+    const dataDir = dataDirFrom();
+    const thisYear = new Date().getUTCFullYear();
+    const years = options.year ? options.year.split(',').map(Number) : [thisYear, thisYear + 1];
+    try {
+      const summary = await precompute({
+        dataDir,
+        years,
+        methods: options.methods,
+        madhabs: options.madhabs,
+        scope: options.scope,
+        workers: options.workers ? Number(options.workers) : undefined,
+        onProgress: progressReporter(process.stderr),
+      });
+      const scope = options.scope.length > 60 ? `${options.scope.slice(0, 40)}… (${summary.places} places)` : options.scope;
+      process.stdout.write(
+        `Precomputed ${summary.done.toLocaleString('en')} place-years (${summary.places.toLocaleString('en')} places, ` +
+          `${summary.days.toLocaleString('en')} days, years ${years.join(', ')}, methods ${options.methods}, madhabs ${options.madhabs}, scope ${scope}) ` +
+          `in ${summary.seconds.toFixed(1)} s: ${(summary.done / summary.seconds).toFixed(0)} place-years/s.\n` +
+          `Store ${summary.build}: ${(summary.storeBytes / 1e6).toFixed(1)} MB, now live.` +
+          (summary.removedBuilds.length ? ` Removed older builds: ${summary.removedBuilds.join(', ')}.` : '') +
+          '\n',
+      );
+    } catch (error) {
+      if (!(error instanceof PrecomputeError)) throw error;
+      process.stderr.write(`precompute failed: ${error.message}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+registerAccountCommands(program);
+
+await program.parseAsync(process.argv);

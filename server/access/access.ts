@@ -1,0 +1,107 @@
+// The one place where a request is authenticated and counted. Keys and accounts are mirrored in memory from the
+// account store and reloaded when the CLI changes them (polled every 250 ms, so changes apply within a second);
+// usage is counted exactly in the table that every serving thread shares (sharedUsage.ts), which the primary
+// thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts.
+import type { Account, AccountStore, KeyRecord } from '../accounts/accountStore.js';
+import { ApiError } from '../errors.js';
+import { hashKey } from '../accounts/keys.js';
+import { log } from '../log.js';
+import { PLAN_NAMES, type PlanName, type Plans } from '../accounts/plans.js';
+import { planQuota, quotaHeaders, type PlanQuota, type QuotaDecision } from './quota.js';
+import type { UsageLedger } from './usageLedger.js';
+
+const RELOAD_MS = 250;
+/** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
+const VERIFIED_KEYS_LIMIT = 100_000;
+
+export interface Admission {
+  account: Account;
+  /** What the rate-limit and quota headers of the response say. */
+  quota: QuotaDecision;
+}
+
+/** The key of a request: `Authorization: Bearer <key>`, else `X-API-Key`. */
+export function keyFromHeaders(authorization: string, xApiKey: string): string | undefined {
+  const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (bearer) return bearer[1];
+  const header = xApiKey.trim();
+  return header === '' ? undefined : header;
+}
+
+export class AccessControl {
+  private accounts = new Map<string, Account>();
+  private keys = new Map<string, KeyRecord>();
+  private loadedVersion = -1;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly verified = new Map<string, KeyRecord>();
+  private readonly plans: Readonly<Record<PlanName, PlanQuota>>;
+
+  constructor(
+    private readonly store: AccountStore,
+    plans: Plans,
+    private readonly usage: UsageLedger,
+  ) {
+    this.plans = Object.fromEntries(PLAN_NAMES.map((name) => [name, planQuota(plans[name])])) as Record<PlanName, PlanQuota>;
+    this.reload();
+  }
+
+  /** Re-reads keys and accounts when the store's version moved. */
+  reload(): void {
+    const version = this.store.version();
+    if (version === this.loadedVersion) return;
+    this.keys = this.store.allKeys();
+    this.accounts = this.store.allAccounts();
+    this.verified.clear();
+    this.loadedVersion = version;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      try {
+        this.reload();
+      } catch (error) {
+        log('error', 'accounts_reload_failed', { error: String(error) });
+      }
+    }, RELOAD_MS).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** The account of a request's key; throws 401 or 403 as the contract says. */
+  authenticate(authorization: string, xApiKey: string): Account {
+    const key = keyFromHeaders(authorization, xApiKey);
+    if (key === undefined) {
+      throw new ApiError('missing_api_key', 'An API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".');
+    }
+    let record = this.verified.get(key);
+    if (!record) {
+      record = this.keys.get(hashKey(key));
+      if (record && this.verified.size < VERIFIED_KEYS_LIMIT) this.verified.set(key, record);
+    }
+    const account = record && this.accounts.get(record.accountId);
+    if (!record || !account) throw new ApiError('invalid_api_key', 'This API key does not exist. Check it, or create one in the dashboard.');
+    if (record.revokedAt) throw new ApiError('api_key_revoked', `This API key (${record.prefix}…) was revoked on ${record.revokedAt}; use another key.`);
+    return account;
+  }
+
+  /** Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit. */
+  count(account: Account, now: number, requests = 1): QuotaDecision {
+    const plan = this.plans[account.plan];
+    const quota = this.usage.count(account.id, plan, now, requests);
+    if (quota.refused === 'quota_exceeded') {
+      throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
+    }
+    if (quota.refused === 'rate_limit_exceeded') {
+      throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${quota.plan.perMinute} requests a minute; retry in ${quota.retryAfter} s.`, quotaHeaders(quota));
+    }
+    return quota;
+  }
+
+  /** Authenticates (401/403) and counts one request against the account's limits (429). */
+  admit(authorization: string, xApiKey: string, now: number): Admission {
+    const account = this.authenticate(authorization, xApiKey);
+    return { account, quota: this.count(account, now) };
+  }
+}

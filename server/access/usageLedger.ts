@@ -1,0 +1,13 @@
+// Where the per-minute and monthly counts live, behind one interface: the embedded implementation is a table in
+// shared memory (sharedUsage.ts), exact across the serving threads; fleet mode will put one atomic Redis script
+// behind the same method. Values in (no closures, so a remote implementation can run the same rule), the decision
+// out, synchronous on the embedded path.
+import type { PlanQuota, QuotaDecision } from './quota.js';
+
+export interface UsageLedger {
+  /**
+   * Counts `requests` units for the account under its plan's limits at `now`, all or none (quota.ts's `admit`),
+   * and returns what the rate-limit and quota headers say; a refusal counts nothing.
+   */
+  count(accountId: string, plan: PlanQuota, now: number, requests: number): QuotaDecision;
+}

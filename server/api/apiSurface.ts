@@ -1,0 +1,110 @@
+// The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, and the JSON
+// 404 for any path no other surface claims. Answers synchronously; the stored-answer shortcut first.
+import type { AccessControl } from '../access/access.js';
+import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
+import { clipped } from '../edge/edge.js';
+import { ApiError, notFoundMessage, type ErrorLinks } from '../errors.js';
+import type { PlaceCatalog } from '../places/placeCatalog.js';
+import type { TimetableReader } from '../../pipeline/timetableStore.js';
+import { keepRendered, RenderedBody, requestKey } from '../timetables/renderedResponses.js';
+import { storedAnswer } from '../timetables/timetables.js';
+import { openApiDocument } from './openapi.js';
+import { parseQuery, validateParams } from './params.js';
+import { CORS_HEADERS, errorReply, failureReply, jsonReply, quotaBlock } from './replies.js';
+import { ROUTES_BY_PATH, type Route } from './routes.js';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const HEALTH_PATH = '/healthz';
+
+const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, X-API-Key',
+  'Access-Control-Max-Age': '86400',
+};
+
+export interface ServerState {
+  /** False while starting and once shutting down: API requests get 503. */
+  serving: boolean;
+  /** The place catalog, when one has been built. */
+  catalog: PlaceCatalog | undefined;
+  /** The live precomputed timetables, when there are any for the catalog. */
+  store: TimetableReader | undefined;
+  /** Why the store cannot be read, while it cannot (storeFollower.ts). */
+  storeProblem: string | undefined;
+  /** Why the live build is set aside (another catalog, other time-zone rules), while it is. */
+  storeSetAside: string | undefined;
+  storeReadFailed(error: unknown): void;
+  /** The body of GET /healthz. */
+  health(): object;
+}
+
+export interface ApiOptions extends ErrorLinks {
+  state: ServerState;
+  /** Keys and quotas; undefined only when switched off for benchmarking (ACCESS_CONTROL=off). */
+  access: AccessControl | undefined;
+  /** The server's clock; tests leave it alone, it exists so the clock is read in one place. */
+  now: () => number;
+}
+
+export function serviceUnavailableWhileStopping(state: ServerState): void {
+  if (!state.serving) throw new ApiError('service_unavailable', 'The service is starting or stopping; try again in a moment.');
+}
+
+export function apiSurface(options: ApiOptions): Surface {
+  const { state } = options;
+  let openApi: { base: string; body: string } | undefined;
+  const openApiBody = (): string => {
+    if (openApi?.base !== options.publicBaseUrl) {
+      openApi = { base: options.publicBaseUrl, body: JSON.stringify(openApiDocument(options.publicBaseUrl)) };
+    }
+    return openApi.body;
+  };
+
+  function apiRequest(route: Route, request: EdgeRequest): Reply {
+    serviceUnavailableWhileStopping(state);
+    const at = options.now();
+    // Contract order: key (401/403), limits (429), then parameters (400) and lookups (404). From here on the
+    // request is counted, and every answer carries the account's rate-limit and quota headers.
+    const quota = options.access?.admit(request.headers.authorization, request.headers['x-api-key'], at).quota;
+    try {
+      const store = state.store;
+      const repeat = store && requestKey(store.name, options.publicBaseUrl, route.path, request.query);
+      const kept = storedAnswer(repeat);
+      if (kept) return jsonReply(200, kept.bytes, quota);
+      const params = validateParams(route.params, parseQuery(request.query));
+      const { catalog, storeProblem, storeReadFailed } = state;
+      const result = route.handle(params, { now: at, catalog, store, storeProblem, storeReadFailed });
+      if (result instanceof RenderedBody) {
+        if (repeat && result.timeless) keepRendered(repeat, result);
+        return jsonReply(200, result.bytes, quota);
+      }
+      return jsonReply(200, JSON.stringify(result), quota);
+    } catch (error) {
+      const reply = failureReply(options, error, request.requestId, 'get', route.path);
+      return quota ? { ...reply, extraBlock: quotaBlock(quota) } : reply;
+    }
+  }
+
+  return {
+    patterns: ['/api/*', HEALTH_PATH, '/*'],
+    headers: ['authorization', 'x-api-key'],
+    answer(request) {
+      const { method, url } = request;
+      if (url === HEALTH_PATH) {
+        if (method !== 'get') return errorReply(options, 'method_not_allowed', 'Use GET.', { Allow: 'GET' });
+        return jsonReply(200, JSON.stringify(state.health()));
+      }
+      const route = ROUTES_BY_PATH.get(url);
+      if (!route && url !== OPENAPI_PATH) return errorReply(options, 'not_found', notFoundMessage(clipped(url), OPENAPI_PATH));
+      if (method === 'options') return { status: 204, body: '', headerBlock: CORS_HEADERS, headers: PREFLIGHT_HEADERS };
+      if (method !== 'get') {
+        return errorReply(options, 'method_not_allowed', `${method.toUpperCase()} is not allowed here; use GET.`, { Allow: 'GET, OPTIONS' });
+      }
+      if (!route) return jsonReply(200, openApiBody());
+      return apiRequest(route, request);
+    },
+    failure(error, request) {
+      return failureReply(options, error, request.requestId, request.method, request.url);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// MCP as a surface of the edge: POST /mcp, JSON-RPC through the SDK's transport (mcp.ts). The Origin is checked
+// before anything else, the body is read by the edge's bounded reader, the key comes first (401/403), then the
+// tool calls are counted (429), then the transport answers, asynchronously.
+import type { AccessControl } from '../access/access.js';
+import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
+import { clipped } from '../edge/edge.js';
+import type { ErrorLinks } from '../errors.js';
+import { serviceUnavailableWhileStopping, type ServerState } from './apiSurface.js';
+import { handleMcp, jsonRpcErrorBody, MCP_PATH, originAllowed, toolCallCount, type McpDependencies } from './mcp.js';
+import { CORS_HEADERS, errorReply, failureReply, JSON_HEADERS, quotaBlock } from './replies.js';
+
+/** An MCP message is a JSON-RPC request: a megabyte is far more than any tool call needs. */
+export const MCP_MAX_BODY_BYTES = 1 << 20;
+
+const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Max-Age': '86400',
+};
+
+export interface McpOptions extends ErrorLinks {
+  state: ServerState;
+  access: AccessControl | undefined;
+  /** The origins a browser may send (mcp.ts, allowedOrigins); a request without Origin passes. */
+  mcpOrigins: ReadonlySet<string>;
+  now: () => number;
+}
+
+export function mcpSurface(options: McpOptions): Surface {
+  const dependencies: McpDependencies = {
+    context: () => {
+      const { catalog, store, storeProblem, storeReadFailed } = options.state;
+      return { now: options.now(), catalog, store, storeProblem, storeReadFailed };
+    },
+    links: options,
+  };
+  const jsonRpcReply = (status: number, body: string, code: string): Reply => ({ status, body, headerBlock: JSON_HEADERS, code });
+
+  async function message(request: EdgeRequest): Promise<Reply> {
+    serviceUnavailableWhileStopping(options.state);
+    const { authorization, 'x-api-key': apiKey } = request.headers;
+    const body = request.body ?? Buffer.alloc(0);
+    const account = options.access?.authenticate(authorization ?? '', apiKey ?? '');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined; // the transport answers with the JSON-RPC parse error
+    }
+    // Each tools/call counts once; initialize, tools/list and notifications count nothing but still get the headers.
+    const quota = account && options.access!.count(account, options.now(), parsed === undefined ? 0 : toolCallCount(parsed));
+    const headers = new Headers();
+    for (const name in request.headers) headers.append(name, request.headers[name]);
+    const response = await handleMcp(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body }), parsed, dependencies);
+    const contentType = response.headers.get('content-type') ?? 'text/plain';
+    return { status: response.status, body: await response.text(), headerBlock: CORS_HEADERS, contentType, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
+  }
+
+  return {
+    patterns: [MCP_PATH],
+    headers: 'all',
+    body: {
+      methods: ['post'],
+      maxBytes: MCP_MAX_BODY_BYTES,
+      tooLarge: () =>
+        jsonRpcReply(413, jsonRpcErrorBody(null, -32600, `Invalid Request: an MCP message may be at most ${MCP_MAX_BODY_BYTES} bytes (1 MiB); this one is larger.`), 'message_too_large'),
+    },
+    early(request) {
+      // Against DNS rebinding (MCP, Streamable HTTP transport): a browser's request from an origin we do not know is
+      // refused before anything else; clients that are not browsers send no Origin and pass.
+      const origin = request.headers.origin ?? '';
+      if (origin !== '' && !originAllowed(origin, options.mcpOrigins)) {
+        const text = `Origin ${clipped(origin)} may not use this MCP server; it accepts browsers from ${options.publicBaseUrl} and loopback, and clients that send no Origin.`;
+        return jsonRpcReply(403, jsonRpcErrorBody(null, -32000, text), 'origin_not_allowed');
+      }
+      if (request.method === 'options') return { status: 204, body: '', headerBlock: CORS_HEADERS, headers: PREFLIGHT_HEADERS };
+      if (request.method !== 'post') {
+        // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+        return errorReply(options, 'method_not_allowed', `${request.method.toUpperCase()} is not allowed on ${MCP_PATH}; send JSON-RPC messages with POST.`, {
+          Allow: 'POST, OPTIONS',
+        });
+      }
+      return undefined;
+    },
+    answer: message,
+    failure(error, request) {
+      return failureReply(options, error, request.requestId, request.method, MCP_PATH);
+    },
+  };
+}

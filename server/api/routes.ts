@@ -1,0 +1,240 @@
+// The one table of API routes. Each declares its parameters and their bounds once; validation (params.ts), the
+// OpenAPI description (openapi.ts) and the MCP tool schemas are derived from it.
+import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../../pipeline/calendarDate.js';
+import { defaultMadhab, defaultMethodId } from '../../pipeline/countryDefaults.js';
+import { hijriDateDetail } from '../../pipeline/hijri.js';
+import { localDate, localDateExists } from '../../pipeline/localTime.js';
+import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../../pipeline/methods.js';
+import { distanceToKaabaKm, qiblaBearing } from '../../pipeline/qibla.js';
+import { ApiError } from '../errors.js';
+import type { Place } from '../places/location.js';
+import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } from './location.js';
+import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
+import type { PlaceCatalog } from '../places/placeCatalog.js';
+import { prayersAround } from '../timetables/nextPrayer.js';
+import { keepBody } from '../timetables/renderedResponses.js';
+import { dayRecords, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
+
+export interface RequestContext extends TimetableSource {
+  /** The server's clock, UTC milliseconds. */
+  now: number;
+  /** The place catalog, once built. */
+  catalog: PlaceCatalog | undefined;
+}
+
+export interface Route<P extends ParamSpecs = ParamSpecs> {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  params: P;
+  /** How the parameters go together (checked by the handler); those naming a parameter the route lacks do not apply. */
+  rules?: readonly ParameterRule[];
+  /** Name of the response schema in the OpenAPI components. */
+  response: string;
+  /** The response body: an object to serialize, or one rendered already (renderedResponses.ts). */
+  handle(params: ParamValues<P>, ctx: RequestContext): object;
+}
+
+const methodParam: StringParam = {
+  type: 'string',
+  maxLength: 32,
+  enum: METHOD_IDS,
+  description: 'Calculation method. Default: by the country of the place (diyanet in Turkey).',
+};
+const madhabParam: StringParam = {
+  type: 'string',
+  maxLength: 16,
+  enum: MADHABS,
+  description: 'Asr convention. Default: hanafi in South and Central Asia, shafi elsewhere.',
+};
+const dateParam = (day: string, fallback: string): StringParam => ({
+  type: 'string',
+  maxLength: 10,
+  format: 'date',
+  description: `${day}, YYYY-MM-DD: a real date ${DATE_RANGE_TEXT}. Default: ${fallback}.`,
+});
+
+const locationParams = { city: cityParam, lat: latParam, lon: lonParam, tz: tzParam } as const;
+const calculationParams = { ...locationParams, method: methodParam, madhab: madhabParam } as const;
+
+interface Calculation {
+  method: MethodDefinition;
+  madhab: Madhab;
+}
+
+function calculationFor(p: { method?: string; madhab?: string }, place: Place): Calculation {
+  return {
+    method: methodById(p.method ?? defaultMethodId(place.country)),
+    madhab: (p.madhab as Madhab | undefined) ?? defaultMadhab(place.country),
+  };
+}
+
+const methodObject = (m: MethodDefinition) => ({ id: m.id, name: m.name });
+
+/**
+ * The key of an answer the store may give, for the cache of rendered answers: the build, the place and what was
+ * asked. Undefined when the answer cannot come from the store (a point, not a catalog place; no store).
+ */
+function storedAnswerKey(ctx: RequestContext, place: Place, what: string, calc: Calculation, when: string): string | undefined {
+  if (!ctx.store || !place.placeId || !ctx.catalog) return undefined;
+  return `${ctx.store.name}|${ctx.catalog.publicBaseUrlInUse()}|${what}|${place.placeId}|${calc.method.id}|${calc.madhab}|${when}`;
+}
+
+function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
+  return r;
+}
+
+export const ROUTES = [
+  route({
+    path: '/api/v1/times',
+    operationId: 'getPrayerTimes',
+    summary: 'Prayer times for one day',
+    description:
+      'The seven times (imsak to isha) of one local day at a city or a point, with their UTC instants, the extras, the Hijri date and which times were estimated at high latitude.',
+    params: { ...calculationParams, date: dateParam('The day', "today in the place's time zone") },
+    rules: LOCATION_RULES,
+    response: 'DailyResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p, ctx.catalog);
+      const calc = calculationFor(p, place);
+      const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, place.timeZone);
+      if (!localDateExists(date, place.timeZone)) {
+        throw new ApiError('invalid_parameter', `date ${formatDate(date)} does not exist in ${place.timeZone}: its clocks skipped that day (they crossed the date line). Ask for the day before or after.`);
+      }
+      const key = storedAnswerKey(ctx, place, 'times', calc, formatDate(date));
+      const cached = storedAnswer(key);
+      if (cached) return cached;
+      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true);
+      const day = days[0];
+      const body = {
+        location: place.location,
+        method: methodObject(calc.method),
+        madhab: calc.madhab,
+        timeZone: place.timeZone,
+        date: day.date,
+        hijri: day.hijri,
+        times: day.times,
+        iso: day.iso,
+        extras: day.extras,
+        estimated: day.estimated,
+      };
+      return key && fromStore ? keepBody(key, body, p.date !== undefined) : body;
+    },
+  }),
+  route({
+    path: '/api/v1/month',
+    operationId: 'getMonthlyTimetable',
+    summary: 'Timetable for one month',
+    description: "Every day of a month at a city or a point. year and month default to the current ones in the place's time zone.",
+    params: {
+      ...calculationParams,
+      year: {
+        type: 'integer',
+        minimum: MIN_DATE.year,
+        maximum: MAX_DATE.year,
+        description: `Year, ${MIN_DATE.year} to ${MAX_DATE.year}. Default: the current year in the place's time zone.`,
+      },
+      month: { type: 'integer', minimum: 1, maximum: 12, description: "Month, 1 to 12. Default: the current month in the place's time zone." },
+    } satisfies ParamSpecs & Record<'year' | 'month', NumberParam>,
+    rules: LOCATION_RULES,
+    response: 'MonthResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p, ctx.catalog);
+      const calc = calculationFor(p, place);
+      const today = localDate(ctx.now, place.timeZone);
+      const year = p.year ?? today.year;
+      const month = p.month ?? today.month;
+      const key = storedAnswerKey(ctx, place, 'month', calc, `${year}-${month}`);
+      const cached = storedAnswer(key);
+      if (cached) return cached;
+      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
+      const body = {
+        location: place.location,
+        method: methodObject(calc.method),
+        madhab: calc.madhab,
+        timeZone: place.timeZone,
+        year,
+        month,
+        days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
+      };
+      return key && fromStore ? keepBody(key, body, p.year !== undefined && p.month !== undefined) : body;
+    },
+  }),
+  route({
+    path: '/api/v1/next',
+    operationId: 'getNextPrayer',
+    summary: 'The next prayer from now',
+    description:
+      'The next of fajr, sunrise, dhuhr, asr, maghrib and isha after the current instant, with the seconds left, and the previous one.',
+    params: calculationParams,
+    rules: LOCATION_RULES,
+    response: 'NextPrayerResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p, ctx.catalog);
+      const calc = calculationFor(p, place);
+      const now = Math.floor(ctx.now / 1000) * 1000;
+      const today = localDate(now, place.timeZone);
+      const prayers = prayersAround(ctx, place, calc.method, calc.madhab, today, storedAnswerKey(ctx, place, 'next', calc, formatDate(today)));
+      const next = prayers.find((x) => x.at > now);
+      const previous = prayers.findLast((x) => x.at <= now);
+      if (!next) throw new Error('no prayer within the next day');
+      return {
+        location: place.location,
+        now: new Date(now).toISOString().replace('.000Z', 'Z'),
+        next: { prayer: next.prayer, time: next.time, iso: next.iso, inSeconds: (next.at - now) / 1000 },
+        previous: previous
+          ? { prayer: previous.prayer, time: previous.time, iso: previous.iso, secondsAgo: (now - previous.at) / 1000 }
+          : null,
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/qibla',
+    operationId: 'getQibla',
+    summary: 'Qibla bearing and distance to the Kaaba',
+    description: 'Great-circle initial bearing from true north to the Kaaba, and the WGS-84 distance in kilometres.',
+    params: { city: cityParam, lat: latParam, lon: lonParam },
+    rules: LOCATION_RULES,
+    response: 'QiblaResponse',
+    handle(p, ctx) {
+      const place = resolvePlace(p, ctx.catalog);
+      return {
+        location: place.location,
+        bearing: qiblaBearing(place.latitude, place.longitude),
+        distanceKm: distanceToKaabaKm(place.latitude, place.longitude),
+      };
+    },
+  }),
+  route({
+    path: '/api/v1/cities',
+    operationId: 'searchCities',
+    summary: 'Search cities and Turkish districts',
+    description: 'Places whose name or alternate name matches q, best first: exact before prefix, then by population.',
+    params: {
+      q: { type: 'string', required: true, minLength: 2, maxLength: 100, description: 'What to search for, at least 2 characters.' },
+      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'How many places at most, 1 to 50.' },
+    },
+    response: 'CitySearchResponse',
+    handle(p, ctx) {
+      if (!ctx.catalog) throw new ApiError('service_unavailable', 'City search is not available: the place catalog has not been built.');
+      const query = p.q!;
+      return { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) };
+    },
+  }),
+  route({
+    path: '/api/v1/hijri',
+    operationId: 'getHijriDate',
+    summary: 'Hijri (Umm al-Qura) date of a Gregorian date',
+    description: 'The Umm al-Qura date of a Gregorian day, from the ICU calendar islamic-umalqura.',
+    params: { date: dateParam('The Gregorian day', 'today in UTC') },
+    response: 'HijriResponse',
+    handle(p, ctx) {
+      const date = p.date !== undefined ? (parseDate(p.date) as CalendarDate) : localDate(ctx.now, 'UTC');
+      const hijri = hijriDateDetail(date);
+      return { date: formatDate(date), hijri, calendar: 'umm-al-qura' };
+    },
+  }),
+] as const;
+
+export const ROUTES_BY_PATH: ReadonlyMap<string, Route> = new Map(ROUTES.map((r) => [r.path, r as unknown as Route]));

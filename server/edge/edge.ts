@@ -1,0 +1,236 @@
+// The HTTP edge, and the only code that speaks uWebSockets.js: it mounts surfaces (the API, MCP, and next the site
+// and the dashboard) on their URL patterns, reads what each declares before the handler returns (uWS lets go of the
+// request then), reads bodies through one bounded reader, answers asynchronous replies inside `cork` (and not at all
+// once the client is gone), counts the answers in flight so that a stop lets them finish, and writes one log line
+// per request.
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { threadId } from 'node:worker_threads';
+import { enabled, log } from '../log.js';
+import { uWS } from './uws.js';
+
+/** A header block: the first header's name, then its value followed by the other lines (`\r\nName: value`…). */
+export type HeaderBlock = readonly [name: string, valueAndLines: string];
+
+export interface Reply {
+  status: number;
+  /** The body: text, or bytes rendered before. */
+  body: string | Buffer;
+  /** Constant headers of the surface, as one block (headerBlock below), written in one call. */
+  headerBlock: HeaderBlock;
+  contentType?: string;
+  /** Headers of this reply (Allow, Retry-After): values of ours, or checked. */
+  headers?: Readonly<Record<string, string>>;
+  /** Headers computed for this reply from numbers of ours (the rate-limit headers), as one block. */
+  extraBlock?: HeaderBlock;
+  /** The error code, for the log line. */
+  code?: string;
+}
+
+export interface EdgeRequest {
+  /** Lower case, as uWS gives it. */
+  method: string;
+  url: string;
+  query: string;
+  /** The headers the surface declared, by lower-case name ('' when absent). */
+  headers: Readonly<Record<string, string>>;
+  /** The body, for methods the surface reads bodies for. */
+  body?: Buffer;
+  requestId: string;
+}
+
+export interface Surface {
+  /** uWS route patterns (`/api/*`, `/mcp`); the most specific pattern wins. */
+  readonly patterns: readonly string[];
+  /** Header names (lower case) to read; `all` for every header. */
+  readonly headers: readonly string[] | 'all';
+  /** Bodies are read for these methods, up to `maxBytes`; a larger one is answered with `tooLarge`. */
+  readonly body?: { methods: readonly string[]; maxBytes: number; tooLarge(request: EdgeRequest): Reply };
+  /** An answer given before any body is read (a refused origin or method), or undefined to go on. */
+  early?(request: EdgeRequest): Reply | undefined;
+  answer(request: EdgeRequest): Reply | Promise<Reply>;
+  /** The reply for an answer that threw or was rejected: the surface renders its own errors. */
+  failure(error: unknown, request: EdgeRequest): Reply;
+}
+
+export interface Edge {
+  readonly app: TemplatedApp;
+  /** Resolves once no answer is in flight, or after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/** Builds a header block from (name, value) pairs: one native call writes them all. */
+export function headerBlock(lines: ReadonlyArray<readonly [string, string]>): HeaderBlock {
+  const [first, ...rest] = lines;
+  return [first[0], [first[1], ...rest.map(([name, value]) => `${name}: ${value}`)].join('\r\n')];
+}
+
+const STATUS_LINES: Readonly<Record<number, string>> = {
+  200: '200 OK',
+  202: '202 Accepted',
+  204: '204 No Content',
+  301: '301 Moved Permanently',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  406: '406 Not Acceptable',
+  409: '409 Conflict',
+  413: '413 Content Too Large',
+  415: '415 Unsupported Media Type',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+/** A path as echoed in messages and logs: a client may send one of many kilobytes. */
+export const clipped = (path: string): string => (path.length <= 200 ? path : `${path.slice(0, 200)}…`);
+
+let requestCounter = 0;
+// Unique across restarts and across the serving threads of one process.
+const bootId = `${Date.now().toString(36)}${threadId}`;
+
+function readHeaders(req: HttpRequest, names: Surface['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (names === 'all') req.forEach((name, value) => (headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`));
+  else for (const name of names) headers[name] = req.getHeader(name);
+  return headers;
+}
+
+/**
+ * Writes a reply; to a HEAD request without its body (HTTP forbids one, and a keep-alive client would read it as the
+ * next answer). This uWS build aborts on endWithoutBody, so the answer is an empty one.
+ */
+function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
+  res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
+  res.writeHeader(reply.headerBlock[0], reply.headerBlock[1]);
+  if (reply.contentType) res.writeHeader('Content-Type', reply.contentType);
+  res.writeHeader('X-Request-Id', request.requestId);
+  if (reply.headers) for (const header in reply.headers) res.writeHeader(header, reply.headers[header]);
+  if (reply.extraBlock) res.writeHeader(reply.extraBlock[0], reply.extraBlock[1]);
+  res.end(request.method === 'head' ? undefined : reply.body);
+}
+
+function logRequest(request: EdgeRequest, reply: Reply, started: number): void {
+  if (!enabled('info')) return;
+  log('info', 'request', {
+    requestId: request.requestId,
+    method: request.method.toUpperCase(),
+    path: clipped(request.url),
+    status: reply.status,
+    ...(reply.code ? { code: reply.code } : {}),
+    ms: Math.round((performance.now() - started) * 1000) / 1000,
+  });
+}
+
+export function createEdge(surfaces: readonly Surface[]): Edge {
+  const app = uWS.App();
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const settled = (): void => {
+    inFlight--;
+    if (inFlight === 0) idle?.();
+  };
+
+  for (const surface of surfaces) {
+    const answerNow = (res: HttpResponse, request: EdgeRequest, started: number, corked: boolean): void => {
+      let result: Reply | Promise<Reply>;
+      try {
+        result = surface.answer(request);
+      } catch (error) {
+        result = surface.failure(error, request);
+      }
+      if (!(result instanceof Promise)) {
+        if (corked) write(res, result, request);
+        else res.cork(() => write(res, result as Reply, request));
+        logRequest(request, result, started);
+        return;
+      }
+      // Asynchronous: answered later, inside cork, unless the client has gone (onAborted is already set).
+      inFlight++;
+      result
+        .catch((error: unknown) => surface.failure(error, request))
+        .then((reply) => {
+          if (!aborted.has(res)) res.cork(() => write(res, reply, request));
+          logRequest(request, reply, started);
+        })
+        .finally(() => {
+          aborted.delete(res);
+          settled();
+        });
+    };
+    const aborted = new WeakSet<HttpResponse>();
+
+    const handler = (res: HttpResponse, req: HttpRequest): void => {
+      const started = performance.now();
+      const request: EdgeRequest = {
+        method: req.getMethod(),
+        url: req.getUrl(),
+        query: req.getQuery() ?? '',
+        headers: readHeaders(req, surface.headers),
+        requestId: `${bootId}-${(++requestCounter).toString(36)}`,
+      };
+      // Nothing of `req` may be read after this point.
+      const early = surface.early?.(request);
+      if (early) {
+        res.cork(() => write(res, early, request));
+        logRequest(request, early, started);
+        return;
+      }
+      const body = surface.body;
+      if (!body || !body.methods.includes(request.method)) {
+        // Sync answers are written at once; an async one needs onAborted before the handler returns.
+        res.onAborted(() => aborted.add(res));
+        answerNow(res, request, started, false);
+        return;
+      }
+      // The one bounded body reader.
+      inFlight++;
+      let done = false;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.onAborted(() => {
+        aborted.add(res);
+        if (!done) {
+          done = true;
+          settled();
+        }
+      });
+      res.onData((chunk, isLast) => {
+        if (done) return;
+        size += chunk.byteLength;
+        if (size > body.maxBytes) {
+          done = true;
+          const reply = body.tooLarge(request);
+          res.cork(() => write(res, reply, request));
+          logRequest(request, reply, started);
+          settled();
+          return;
+        }
+        // uWebSockets.js reuses the chunk's memory after this callback: copy it.
+        chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
+        if (!isLast) return;
+        done = true;
+        request.body = Buffer.concat(chunks);
+        answerNow(res, request, started, false);
+        settled();
+      });
+    };
+    for (const pattern of surface.patterns) app.any(pattern, handler);
+  }
+
+  return {
+    app,
+    drain(timeoutMs) {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
+}

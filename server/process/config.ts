@@ -1,0 +1,73 @@
+// Configuration from the environment (contract, "Operator interface"); the CLI reads the same variables.
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset when PUBLIC_BASE_URL is not given: the server then uses http://localhost:<bound port>. */
+  publicBaseUrl: string | undefined;
+  plansFile: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Serving threads (WORKERS, default one per core): each runs its own uWebSockets.js app on the same port. */
+  workers: number;
+  /** The old-generation heap budget of each serving thread in MB (THREAD_HEAP_MB). */
+  threadHeapMb: number;
+  /** Browser origins allowed on /mcp besides PUBLIC_BASE_URL's and loopback's (MCP_ALLOWED_ORIGINS), normalised. */
+  mcpAllowedOrigins: string[];
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** MCP_ALLOWED_ORIGINS: comma-separated origins (`https://app.example.com`), each normalised as browsers send it. */
+function parseOrigins(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      throw new Error(`MCP_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host and port only), not ${entry}`);
+    }
+    return url.origin;
+  });
+}
+
+/** DATA_DIR, absolute: all that the operator commands need (a bad serving setting must not stop `catalog build`). */
+export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DATA_DIR || './data');
+}
+
+/** PORT and HOST. */
+export function listenAddressFrom(env: NodeJS.ProcessEnv = process.env): { port: number; host: string } {
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, not ${env.PORT}`);
+  return { port, host: env.HOST || '127.0.0.1' };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { port, host } = listenAddressFrom(env);
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${env.LOG_LEVEL}`);
+  }
+  const workers = env.WORKERS === undefined || env.WORKERS === '' ? availableParallelism() : Number(env.WORKERS);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`WORKERS must be 1..64, not ${env.WORKERS}`);
+  const threadHeapMb = env.THREAD_HEAP_MB === undefined || env.THREAD_HEAP_MB === '' ? 384 : Number(env.THREAD_HEAP_MB);
+  if (!Number.isInteger(threadHeapMb) || threadHeapMb < 128) throw new Error(`THREAD_HEAP_MB must be an integer of at least 128, not ${env.THREAD_HEAP_MB}`);
+  return {
+    port,
+    workers,
+    threadHeapMb,
+    host,
+    dataDir: dataDirFrom(env),
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
+    plansFile: env.PLANS_FILE || undefined,
+    logLevel: logLevel as Config['logLevel'],
+    mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
+  };
+}

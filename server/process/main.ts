@@ -1,0 +1,205 @@
+// The server's primary thread: owns the account store and the usage counts, starts the serving threads (WORKERS,
+// one per core by default, each a uWebSockets.js app on the same port), restarts a thread that dies, writes usage
+// back every second, and stops everything cleanly on SIGTERM/SIGINT.
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { demoKeyFile } from '../accounts/demoKey.js';
+import { answerCountsBuffer } from '../timetables/answerCounts.js';
+import { loadConfig, type Config } from './config.js';
+import type { FromWorker, ToWorker } from './httpWorker.js';
+import { flushLog, log, setLogLevel } from '../log.js';
+import type { ServeOptions } from './serve.js';
+import { SharedUsage } from '../access/sharedUsage.js';
+import { UsageWriter } from '../access/usageWriter.js';
+import { usingFallback } from '../edge/uws.js';
+
+const RESTART_AFTER_MS = 1000;
+/** Room in the usage table for accounts created while the server runs (sharedUsage.ts). */
+const NEW_ACCOUNTS_HEADROOM = 10_000;
+
+function fail(message: string, error?: unknown): never {
+  process.stderr.write(`error: cannot start: ${message}\n`);
+  log('error', 'start_failed', { error: String(error ?? message) });
+  flushLog();
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail((error as Error).message, error);
+}
+setLogLevel(config.logLevel);
+
+if (usingFallback) {
+  const banner = '!'.repeat(78);
+  process.stderr.write(
+    `${banner}\n!! uWebSockets.js could not load its native binary for this Node.js (ABI ${process.versions.modules}).\n` +
+      `!! It fell back to its slow JavaScript implementation: expect a fraction of the normal throughput.\n${banner}\n`,
+  );
+  log('error', 'uws_fallback', { abi: process.versions.modules, node: process.version });
+}
+
+let accountStore: AccountStore | undefined;
+let usage: SharedUsage | undefined;
+let usageWriter: UsageWriter | undefined;
+if (process.env.ACCESS_CONTROL === 'off') {
+  process.stderr.write('!! ACCESS_CONTROL=off: no API keys are checked and nothing is counted. For benchmarks only.\n');
+  log('error', 'access_control_off', {});
+} else {
+  try {
+    accountStore = openAccountStore(config.dataDir);
+    usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
+    usage.load(accountStore.allUsage());
+    usageWriter = new UsageWriter(accountStore, usage);
+    usageWriter.start();
+  } catch (error) {
+    fail((error as Error).message, error);
+  }
+}
+
+/** A free port for several listen sockets to share (each thread cannot ask for "any port" on its own). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A serving thread in a worker, restarted if it ever ends without being asked to. */
+class ServingThread {
+  private worker: Worker | undefined;
+  private stopping = false;
+  private listened = false;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ServeOptions) {}
+
+  /** Starts the worker; resolves with the port once it listens. */
+  start(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), {
+        workerData: this.options,
+        // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds.
+        resourceLimits: { maxOldGenerationSizeMb: this.options.config.threadHeapMb },
+      });
+      this.worker = worker;
+      this.exited = new Promise((done) => worker.once('exit', () => done()));
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'listening') {
+          this.options.port = message.port; // a restart binds the same port
+          this.listened = true;
+          resolve(message.port);
+        } else if (message.type === 'failed') reject(new Error(message.error));
+      });
+      worker.on('error', (error) => {
+        log('error', 'worker_error', { thread: this.options.thread, error: String(error?.stack ?? error) });
+        reject(error);
+      });
+      worker.once('exit', (code) => {
+        reject(new Error(`serving thread ${this.options.thread} ended (${code}) before it listened`));
+        // A thread that never served failed at start, and the start fails with it; one that served is replaced.
+        if (this.stopping || !this.listened) return;
+        log('error', 'worker_exited', { thread: this.options.thread, code, restartInMs: RESTART_AFTER_MS });
+        setTimeout(() => {
+          if (this.stopping) return;
+          this.start().then(
+            () => log('warn', 'worker_restarted', { thread: this.options.thread }),
+            (error) => log('error', 'worker_restart_failed', { thread: this.options.thread, error: String(error) }),
+          );
+        }, RESTART_AFTER_MS).unref();
+      });
+    });
+  }
+
+  /** Asks the thread to close its app and connections; resolves when it has ended. */
+  stop(): Promise<void> {
+    this.stopping = true;
+    this.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
+    return this.exited;
+  }
+}
+
+const countsBuffer = answerCountsBuffer(config.workers);
+const serveOptions = (thread: number, port: number): ServeOptions => ({
+  config,
+  thread,
+  usageBuffer: usage?.buffer,
+  answerCountsBuffer: countsBuffer,
+  port,
+});
+
+const threads: ServingThread[] = [];
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  try {
+    // Every thread stops listening and closes its connections first; then the counts of every answered request
+    // are written, and only then does the process end.
+    await Promise.all(threads.map((t) => t.stop()));
+    await usageWriter?.stop();
+    await accountStore?.close();
+  } catch (error) {
+    log('error', 'stop_failed', { error: String(error) });
+  }
+  log('warn', 'stopped', { signal });
+  flushLog();
+  process.exit(0);
+}
+// Installed before any thread serves: a signal that came before would end the process without the stop above.
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
+
+// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget.
+const port = config.port === 0 && config.workers > 1 ? await freePort(config.host) : config.port;
+let boundPort = port;
+try {
+  // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
+  const first = new ServingThread(serveOptions(0, port));
+  threads.push(first);
+  boundPort = await first.start();
+  if (!stopping) {
+    const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort)));
+    threads.push(...rest);
+    await Promise.all(rest.map((t) => t.start()));
+  }
+} catch (error) {
+  if (stopping) await new Promise(() => undefined); // a signal came during start-up: stop() ends the process
+  log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
+  await Promise.all(threads.map((t) => t.stop()));
+  const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
+}
+
+/** A word for a POSIX shell, in single quotes. */
+const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The banner's sample request, one that works: with the demo key when `npm run cli -- demo` left one, read from its
+ * file by the shell (the key itself is never printed here, nor logged).
+ */
+function sampleRequest(url: string): string {
+  const request = shellWord(`${url}/api/v1/times?lat=41.0082&lon=28.9784`);
+  if (!accountStore) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
+  const keyFile = demoKeyFile(config.dataDir);
+  if (existsSync(keyFile)) return `Try it with the demo key:\n  curl -H "X-API-Key: $(cat ${shellWord(keyFile)})" ${request}`;
+  return (
+    `Every request needs an API key: \`npm run cli -- demo\` makes one (kept in ${keyFile}), ` +
+    `or \`npm run cli -- keys create --email you@example.com\`. Then:\n  curl -H 'X-API-Key: mk_your_key' ${request}`
+  );
+}
+
+if (!stopping) {
+  const url = `http://${config.host}:${boundPort}`;
+  log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
+  const shown = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
+  process.stdout.write(`\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). ${sampleRequest(shown)}\n\n`);
+}

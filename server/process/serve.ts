@@ -1,0 +1,118 @@
+// One serving thread: its own catalog, store follower, key mirror and uWebSockets.js app, listening on the shared
+// port (the kernel spreads connections over the threads' listen sockets). Counting is shared (sharedUsage.ts).
+import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import type { Config } from './config.js';
+import { AccessControl } from '../access/access.js';
+import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
+import { apiSurface, type ServerState } from '../api/apiSurface.js';
+import { mcpSurface } from '../api/mcpSurface.js';
+import { createEdge } from '../edge/edge.js';
+import { log, setLogLevel } from '../log.js';
+import { allowedOrigins } from '../api/mcp.js';
+import { PlaceCatalog } from '../places/placeCatalog.js';
+import { loadPlans } from '../accounts/plans.js';
+import { SharedUsage } from '../access/sharedUsage.js';
+import { StoreFollower } from '../timetables/storeFollower.js';
+import { closeApp, uWS } from '../edge/uws.js';
+
+/** How long a stop waits for answers in flight before closing the connections. */
+const STOP_GRACE_MS = 5000;
+
+export interface ServeOptions {
+  config: Config;
+  /** This thread's number, from 0. */
+  thread: number;
+  /** The shared usage table; undefined when access control is off (benchmarks only). */
+  usageBuffer: SharedArrayBuffer | undefined;
+  answerCountsBuffer: SharedArrayBuffer;
+  /** The port to listen on (0: any; only when one thread serves). */
+  port: number;
+}
+
+export interface Serving {
+  port: number;
+  /** Stops listening, closes every connection and what this thread opened. */
+  stop(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const { config } = options;
+  setLogLevel(config.logLevel);
+  shareAnswerCounts(options.answerCountsBuffer, options.thread);
+  const state: ServerState = {
+    serving: false,
+    catalog: undefined,
+    store: undefined,
+    storeProblem: undefined,
+    storeSetAside: undefined,
+    storeReadFailed: (error) => storeFollower.readFailed(error),
+    health: () => ({
+      status: state.storeProblem === undefined ? 'ok' : 'degraded',
+      ...(state.storeProblem === undefined ? {} : { storeProblem: state.storeProblem }),
+      tzdata: TZDATA_VERSION,
+      catalogBuiltAt: state.catalog?.builtAt ?? null,
+      dataBuiltAt: state.store?.meta.builtAt ?? null,
+      years: state.store?.meta.years ?? [],
+      precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears, tzdata: state.store.meta.tzdata } : null,
+      ...(state.storeSetAside === undefined ? {} : { storeSetAside: state.storeSetAside }),
+      answers: answerCounts(),
+    }),
+  };
+
+  // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
+  const accountStore = options.usageBuffer ? openAccountStore(config.dataDir) : undefined;
+  let access: AccessControl | undefined;
+  try {
+    access = accountStore && new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer!));
+  } catch (error) {
+    await accountStore?.close();
+    throw error;
+  }
+  access?.start();
+
+  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${options.port}`;
+  const httpOptions = { state, access, publicBaseUrl, mcpOrigins: allowedOrigins(publicBaseUrl, options.port, config.mcpAllowedOrigins), now: Date.now };
+  // The surfaces read httpOptions at each request: the base URL and origins are settled once the port is known.
+  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions)]);
+  const app = edge.app;
+
+  const catalogStarted = performance.now();
+  try {
+    state.catalog = PlaceCatalog.load(config.dataDir, { publicBaseUrl: () => httpOptions.publicBaseUrl });
+    if (state.catalog) {
+      if (options.thread === 0) {
+        log('warn', 'catalog_loaded', { places: state.catalog.places.length, builtAt: state.catalog.builtAt, ms: Math.round(performance.now() - catalogStarted) });
+      }
+    } else {
+      log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
+    }
+  } catch (error) {
+    log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
+  }
+  const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
+  storeFollower.start();
+
+  const port = await new Promise<number>((resolve, reject) => {
+    app.listen(config.host, options.port, (socket) => {
+      if (!socket) reject(new Error(`cannot listen on ${config.host}:${options.port}`));
+      else resolve(uWS.us_socket_local_port(socket));
+    });
+  });
+  if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
+  httpOptions.mcpOrigins = allowedOrigins(httpOptions.publicBaseUrl, port, config.mcpAllowedOrigins);
+  state.serving = true;
+
+  return {
+    port,
+    async stop() {
+      // New API requests get 503 from here on; answers in flight (MCP's) may finish first.
+      state.serving = false;
+      await edge.drain(STOP_GRACE_MS);
+      closeApp(app);
+      access?.stop();
+      await accountStore?.close();
+      await storeFollower.stop();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Time zones end to end: Morocco's move to UTC+0 and Alberta's to −06 (IANA 2026c/d), through the precomputed store
+// and through live computation alike; /healthz names the tz release; a store built with other rules is set aside.
+import path from 'node:path';
+import { open } from 'lmdb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { precompute } from '../../pipeline/precompute.js';
+import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
+import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+
+const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
+const serverWithKey = (dataDir: string) => startServerWithKey({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://prayer-times.example' });
+
+// Casablanca, Laâyoune, Edmonton, Calgary.
+const PLACES = { casablanca: 'g2553604', laayoune: 'g2462881', edmonton: 'g5946768', calgary: 'g5913490' };
+const HOUR_MS = 3_600_000;
+
+interface Day {
+  date: string;
+  times: Record<string, string>;
+  iso: Record<string, string>;
+}
+
+/** The wall-clock offset (hours) that turns each `iso` instant into its `HH:mm`, checked to be one for the whole day. */
+function dayOffsetHours(day: Day): number {
+  const offsets = new Set(
+    Object.keys(day.times).map((name) => {
+      const [h, m] = day.times[name].split(':').map(Number);
+      const instant = Date.parse(day.iso[name]);
+      const utcMinutes = Math.floor((instant % 86_400_000) / 60_000);
+      return ((((h * 60 + m - utcMinutes) % 1440) + 1440 + 720) % 1440) - 720;
+    }),
+  );
+  expect(offsets.size, day.date).toBe(1);
+  return [...offsets][0] / 60;
+}
+
+describe('time zones from the IANA tz database', () => {
+  let withStore: { server: RunningServer; key: string };
+  let live: { server: RunningServer; key: string };
+  beforeAll(async () => {
+    const storeDir = dataDirWithCatalog();
+    await precompute({ dataDir: storeDir, years: [2026, 2027], methods: 'default', madhabs: 'default', scope: `places:${Object.values(PLACES).join(',')}` });
+    withStore = await serverWithKey(storeDir);
+    live = await serverWithKey(dataDirWithCatalog());
+  }, 120_000);
+  afterAll(async () => {
+    await withStore?.server.stop();
+    await live?.server.stop();
+  });
+
+  const get = async (s: { server: RunningServer; key: string }, p: string) => {
+    const res = await fetch(s.server.baseUrl + p, { headers: { 'X-API-Key': s.key } });
+    return { status: res.status, text: await res.text() };
+  };
+  const health = async (server: RunningServer) => (await (await fetch(`${server.baseUrl}/healthz`)).json()) as any;
+
+  /** A day's times from both servers: identical, and one the store answered. */
+  async function day(city: string, date: string): Promise<Day & { timeZone: string }> {
+    const p = `/api/v1/times?city=${city}&date=${date}`;
+    const [stored, computed] = [await get(withStore, p), await get(live, p)];
+    expect(stored.status, p).toBe(200);
+    expect(stored.text, p).toBe(computed.text);
+    return JSON.parse(stored.text);
+  }
+
+  it('put Casablanca and Laâyoune at UTC+1 before 20 September 2026 and at UTC+0 after, stored and live', async () => {
+    const before = (await health(withStore.server)).answers.store;
+    for (const city of ['morocco/casablanca-settat/casablanca', 'Laayoune']) {
+      for (const date of ['2026-06-01', '2026-09-19']) expect(dayOffsetHours(await day(city, date)), `${city} ${date}`).toBe(1);
+      for (const date of ['2026-09-21', '2026-11-22', '2027-03-01', '2027-07-01']) expect(dayOffsetHours(await day(city, date)), `${city} ${date}`).toBe(0);
+    }
+    // 22 November 2026 in Casablanca: fajr at 05:xx on the UTC+0 clock the Ministry of Habous prints (06:xx was the
+    // runtime's UTC+1).
+    const today = await day('Casablanca', '2026-11-22');
+    expect(today.timeZone).toBe('Africa/Casablanca');
+    expect(today.times.fajr).toMatch(/^05:/);
+    expect((await health(withStore.server)).answers.store - before).toBe(13);
+  });
+
+  it('put Edmonton and Calgary at −06 after 1 November 2026, stored and live', async () => {
+    for (const city of ['Edmonton', 'Calgary']) {
+      expect(dayOffsetHours(await day(city, '2026-01-15')), city).toBe(-7);
+      expect(dayOffsetHours(await day(city, '2026-07-01')), city).toBe(-6);
+      for (const date of ['2026-11-02', '2026-12-21', '2027-01-15', '2027-07-01']) expect(dayOffsetHours(await day(city, date)), `${city} ${date}`).toBe(-6);
+    }
+  });
+
+  it('answer the whole month across Morocco\u2019s change, and /next on the new clock', async () => {
+    const month = JSON.parse((await get(withStore, '/api/v1/month?city=Casablanca&year=2026&month=9')).text) as { days: Day[] };
+    expect(month.days).toHaveLength(30);
+    // Each day of the month as /times gives it, whose clock was checked above: UTC+1 on the 19th, UTC+0 on the 21st.
+    for (const date of ['2026-09-19', '2026-09-20', '2026-09-21']) {
+      const single = await day('Casablanca', date);
+      expect(month.days.find((d) => d.date === date)!.times, date).toEqual(single.times);
+    }
+    expect(dayOffsetHours(await day('Casablanca', '2026-09-20'))).toBe(0);
+    const next = JSON.parse((await get(live, '/api/v1/next?lat=33.5731&lon=-7.5898')).text);
+    const [h, m] = next.next.time.split(':').map(Number);
+    const instant = new Date(next.next.iso);
+    // Morocco is on UTC+0 from 20 September 2026: the wall clock is the UTC clock.
+    expect(h * 60 + m).toBe(instant.getUTCHours() * 60 + instant.getUTCMinutes());
+  });
+
+  it('answers a tz given as a link with the canonical name and its rules', async () => {
+    const body = JSON.parse((await get(live, '/api/v1/times?lat=31.63&lon=-8.0&tz=Africa%2FCasablanca&date=2026-10-01')).text);
+    expect(dayOffsetHours(body)).toBe(0);
+    const linked = JSON.parse((await get(live, '/api/v1/times?lat=22.57&lon=88.36&tz=asia%2Fcalcutta&date=2026-10-01')).text);
+    expect(linked.timeZone).toBe('Asia/Kolkata');
+    expect(dayOffsetHours(linked)).toBe(5.5);
+  });
+
+  it('/healthz names the tz release, for the server and the store', async () => {
+    const h = await health(withStore.server);
+    expect(h.tzdata).toBe(TZDATA_VERSION);
+    expect(h.precomputed.tzdata).toBe(TZDATA_VERSION);
+  });
+});
+
+describe('a store built with other time-zone rules', () => {
+  it('is set aside: answers are computed live, and /healthz says why', async () => {
+    const dir = dataDirWithCatalog();
+    await precompute({ dataDir: dir, years: [2026], methods: 'default', madhabs: 'default', scope: `places:${PLACES.casablanca}` });
+    // The store as a server with an older tzdata would have built it.
+    const env = open({ path: path.join(timetablesDir(dir), currentBuild(dir)!), compression: { threshold: 1000 }, maxDbs: 2 });
+    env.putSync('\u0000meta', { ...(env.get('\u0000meta') as object), tzdata: '2025c' });
+    await env.close();
+    const s = await serverWithKey(dir);
+    try {
+      const h = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
+      expect(h.precomputed).toBeNull();
+      expect(h.storeSetAside).toBe(`built with time-zone rules 2025c; this server has ${TZDATA_VERSION}`);
+      const res = await fetch(`${s.server.baseUrl}/api/v1/times?city=Casablanca&date=2026-11-22`, { headers: { 'X-API-Key': s.key } });
+      expect(res.status).toBe(200);
+      expect(dayOffsetHours((await res.json()) as Day)).toBe(0);
+      const after = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
+      expect(after.answers).toMatchObject({ store: 0, live: 1 });
+    } finally {
+      await s.server.stop();
+    }
+  }, 60_000);
+});
