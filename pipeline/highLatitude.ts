@@ -10,7 +10,7 @@
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
-import { PRAYERS, type Adjustments, type Prayer } from './methods.js';
+import { PRAYERS, type Adjustments, type Prayer, type RoundingMode } from './methods.js';
 import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
@@ -87,12 +87,12 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   const adjusted = (n: Prayer, t: number) => t + (method.adjustments[n] ?? 0) * MINUTE_MS;
   const asr = adjusted('asr', events.asr);
   if (!(asr - adjusted('dhuhr', events.dhuhr) >= MINUTE_MS && adjusted('maghrib', events.maghrib) - asr >= MINUTE_MS)) events.asr = NaN;
-  keepTwilightApart(events, estimated, method.adjustments);
+  keepTwilightApart(events, estimated, method.adjustments, method.rounding);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
-  if (EVENT_NAMES.some((n) => !finite(events[n])) || !inOrder(events, method.adjustments)) {
-    const resolved = nearestCompleteDay(latitude, method.adjustments, (lat) => at(lat, PolarCircleResolution.Unresolved));
-    resolvePolarDay(events, estimated, resolved, method.adjustments);
+  if (EVENT_NAMES.some((n) => !finite(events[n])) || !inOrder(events, method.adjustments, method.rounding)) {
+    const resolved = nearestCompleteDay(latitude, method.adjustments, method.rounding, (lat) => at(lat, PolarCircleResolution.Unresolved));
+    resolvePolarDay(events, estimated, resolved, method.adjustments, method.rounding);
   }
   return { events, estimated };
 }
@@ -103,13 +103,13 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
  * maghrib waits for the sun to sink 4°) that bound can reach sunrise or maghrib: the time moves by the needed
  * seconds and is listed as estimated.
  */
-function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments): void {
-  const latestFajr = events.sunrise + ((adjustments.sunrise ?? 0) - (adjustments.fajr ?? 0) - 1) * MINUTE_MS;
+function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments, rounding?: Rounding): void {
+  const latestFajr = events.sunrise + ((adjustments.sunrise ?? 0) - (adjustments.fajr ?? 0)) * MINUTE_MS - gap(rounding, 'fajr', 'sunrise');
   if (events.fajr > latestFajr) {
     events.fajr = latestFajr;
     estimated.add('fajr');
   }
-  const earliestIsha = events.maghrib + ((adjustments.maghrib ?? 0) - (adjustments.isha ?? 0) + 1) * MINUTE_MS;
+  const earliestIsha = events.maghrib + ((adjustments.maghrib ?? 0) - (adjustments.isha ?? 0)) * MINUTE_MS + gap(rounding, 'maghrib', 'isha');
   if (events.isha < earliestIsha) {
     events.isha = earliestIsha;
     estimated.add('isha');
@@ -121,34 +121,44 @@ function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, 
  * least a minute after the one before: rounded to the minute, no two prayers then share one (an asr at dhuhr's
  * minute is no asr).
  */
-function inOrder(e: SolarEvents, adjustments: Adjustments): boolean {
+function inOrder(e: SolarEvents, adjustments: Adjustments, rounding?: Rounding): boolean {
   // A plain loop: this runs for every day computed.
   let previous = -Infinity;
-  for (const p of PRAYERS) {
-    const t = e[p] + (adjustments[p] ?? 0) * MINUTE_MS;
-    if (!(t - previous >= MINUTE_MS)) return false;
+  for (let i = 0; i < PRAYERS.length; i++) {
+    const t = e[PRAYERS[i]] + (adjustments[PRAYERS[i]] ?? 0) * MINUTE_MS;
+    if (!(t - previous >= (i === 0 ? 0 : gap(rounding, PRAYERS[i - 1], PRAYERS[i])))) return false;
     previous = t;
   }
   return true;
 }
 
-const isComplete = (e: SolarEvents, adjustments: Adjustments): boolean =>
-  EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e, adjustments);
+type Rounding = Partial<Record<Prayer, RoundingMode>>;
 
-function nearestCompleteDay(latitude: number, adjustments: Adjustments, at: (lat: number) => SolarEvents): SolarEvents {
+/**
+ * How far apart two prayers must be to land on different minutes: one minute when both are rounded alike, two
+ * when not (a time rounded up and the next rounded down can meet from up to two minutes apart).
+ */
+function gap(rounding: Rounding | undefined, earlier: Prayer, later: Prayer): number {
+  return (rounding?.[earlier] ?? 'nearest') === (rounding?.[later] ?? 'nearest') ? MINUTE_MS : 2 * MINUTE_MS;
+}
+
+const isComplete = (e: SolarEvents, adjustments: Adjustments, rounding?: Rounding): boolean =>
+  EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e, adjustments, rounding);
+
+function nearestCompleteDay(latitude: number, adjustments: Adjustments, rounding: Rounding | undefined, at: (lat: number) => SolarEvents): SolarEvents {
   const sign = latitude < 0 ? -1 : 1;
   for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
     const candidate = at(sign * lat);
-    if (isComplete(candidate, adjustments)) return candidate;
+    if (isComplete(candidate, adjustments, rounding)) return candidate;
   }
   throw new Error(`no latitude below ${latitude} has a complete day`);
 }
 
 /** Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole. */
-function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents, adjustments: Adjustments): void {
+function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents, adjustments: Adjustments, rounding?: Rounding): void {
   const mixed = { ...events };
   for (const n of EVENT_NAMES) if (!finite(mixed[n])) mixed[n] = resolved[n];
-  const replaceAll = !inOrder(mixed, adjustments);
+  const replaceAll = !inOrder(mixed, adjustments, rounding);
   for (const n of EVENT_NAMES) {
     if (replaceAll || !finite(events[n])) {
       events[n] = resolved[n];

@@ -20,10 +20,14 @@ export function clockTime(ms: number, offset: number): string {
   return CLOCK[((Math.floor((ms + offset * SECOND_MS) / MINUTE_MS) % 1440) + 1440) % 1440];
 }
 
-/** The instant rounded to the nearest minute of the place's wall clock (a UTC minute, unless the offset has seconds). */
-export function roundToLocalMinute(ms: number, zoneName: string): number {
+/**
+ * The instant rounded to the nearest minute of the place's wall clock (a UTC minute, unless the offset has seconds);
+ * `up` takes the next minute (the same one when already whole), `down` the minute it falls in.
+ */
+export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest' | 'up' | 'down' = 'nearest'): number {
   const offset = offsetSeconds(zoneName, ms) * SECOND_MS;
-  return Math.round((ms + offset) / MINUTE_MS) * MINUTE_MS - offset;
+  const round = mode === 'up' ? Math.ceil : mode === 'down' ? Math.floor : Math.round;
+  return round((ms + offset) / MINUTE_MS) * MINUTE_MS - offset;
 }
 
 const isoDays = new Map<number, string>();

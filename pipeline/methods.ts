@@ -14,6 +14,9 @@ export type Madhab = (typeof MADHABS)[number];
 
 export type Adjustments = Partial<Record<Prayer, number>>;
 
+/** How a time becomes a whole minute of the local clock: the nearest minute, the next one, or the one before. */
+export type RoundingMode = 'nearest' | 'up' | 'down';
+
 export interface MethodDefinition {
   id: string;
   name: string;
@@ -42,6 +45,17 @@ export interface MethodDefinition {
    * once, at 0h UT of the date, as in an almanac: Diyanet's published minutes follow it; see docs/diyanet.md).
    */
   solarModel: 'adhan' | 'dailyAt0hUT';
+  /**
+   * Per prayer, how the time (after `adjustments`) is rounded to the minute; `nearest` where not given. National
+   * authorities that add precautionary minutes (ihtiyat) round the prayer's start up and sunrise down, so a printed
+   * time never falls before the true one (see docs/authorities.md).
+   */
+  rounding?: Partial<Record<Prayer, RoundingMode>>;
+  /**
+   * The sun's altitude at sunrise and sunset, degrees (negative: below the horizon); −0.8333 (refraction and the
+   * sun's semidiameter) where not given. Maghrib by sunset follows it.
+   */
+  horizon?: number;
 }
 
 const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule' | 'solarModel'> & Partial<MethodDefinition>): MethodDefinition => ({
@@ -71,6 +85,8 @@ export const METHODS: readonly MethodDefinition[] = [
     fajrAngle: 18.5,
     ishaInterval: 90,
     ishaIntervalInRamadan: 120,
+    // KACST's published times (docs/authorities.md): every time rounded up but sunrise, rounded down.
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
   }),
   method({ id: 'karachi', name: 'University of Islamic Sciences, Karachi', fajrAngle: 18, ishaAngle: 18 }),
   method({
@@ -95,13 +111,43 @@ export const METHODS: readonly MethodDefinition[] = [
   method({
     id: 'dubai',
     name: 'Dubai',
+    // The UAE AWQAF's published tables (docs/authorities.md): fajr 18.2°, isha 18°, sunrise −3, dhuhr +2,
+    // maghrib +3 minutes, asr unadjusted, nearest minute; its emsak is its fajr.
     fajrAngle: 18.2,
-    ishaAngle: 18.2,
-    adjustments: { sunrise: -3, dhuhr: 3, asr: 3, maghrib: 3 },
+    ishaAngle: 18,
+    adjustments: { sunrise: -3, dhuhr: 2, maghrib: 3 },
+    imsakIsFajr: true,
   }),
-  method({ id: 'singapore', name: 'Majlis Ugama Islam Singapura', fajrAngle: 20, ishaAngle: 18 }),
-  method({ id: 'jakim', name: 'Jabatan Kemajuan Islam Malaysia', fajrAngle: 20, ishaAngle: 18 }),
-  method({ id: 'kemenag', name: 'Kementerian Agama Republik Indonesia', fajrAngle: 20, ishaAngle: 18 }),
+  method({
+    id: 'singapore',
+    name: 'Majlis Ugama Islam Singapura',
+    // MUIS's published tables (docs/authorities.md): every time rounded up, zohor a minute after transit.
+    fajrAngle: 20,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 1 },
+    rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
+  method({
+    id: 'jakim',
+    name: 'Jabatan Kemajuan Islam Malaysia',
+    // JAKIM's e-solat tables (docs/authorities.md): subuh at 18°, zohor a minute after transit, every time rounded
+    // up but syuruk, rounded down.
+    fajrAngle: 18,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 1 },
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
+  method({
+    id: 'kemenag',
+    name: 'Kementerian Agama Republik Indonesia',
+    fajrAngle: 20,
+    ishaAngle: 18,
+    // Kemenag's published tables (docs/authorities.md): ihtiyat of 2 minutes (3 at dhuhr), every time rounded up
+    // but sunrise (terbit), which is 2 minutes earlier and rounded down; sunrise and sunset with the sun at −1°.
+    adjustments: { fajr: 2, sunrise: -2, dhuhr: 3, asr: 2, maghrib: 2, isha: 2 },
+    rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    horizon: -1,
+  }),
   method({ id: 'uoif', name: 'Union des Organisations Islamiques de France', fajrAngle: 12, ishaAngle: 12 }),
   method({ id: 'russia', name: 'Spiritual Administration of Muslims of Russia', fajrAngle: 16, ishaAngle: 15 }),
   method({
@@ -112,8 +158,26 @@ export const METHODS: readonly MethodDefinition[] = [
     adjustments: { dhuhr: 5, maghrib: 3 },
     moonsighting: true,
   }),
-  method({ id: 'morocco', name: 'Morocco', fajrAngle: 19, ishaAngle: 17, adjustments: { dhuhr: 5, maghrib: 5 } }),
-  method({ id: 'algeria', name: 'Algeria', fajrAngle: 18, ishaAngle: 17 }),
+  method({
+    id: 'morocco',
+    name: 'Morocco',
+    // The Ministry of Habous's tables (docs/authorities.md): sunrise −4, dhuhr +5, asr +1, maghrib +5 minutes; fajr
+    // rounded down, the rest to the nearest minute. Sunrise and maghrib also depend on the town's elevation, which we
+    // do not model.
+    fajrAngle: 19,
+    ishaAngle: 17,
+    adjustments: { sunrise: -4, dhuhr: 5, asr: 1, maghrib: 5 },
+    rounding: { fajr: 'down' },
+  }),
+  method({
+    id: 'algeria',
+    name: 'Algeria',
+    fajrAngle: 18,
+    ishaAngle: 17,
+    // The Ministry's tables (docs/authorities.md): maghrib 3 minutes after sunset, every time rounded up.
+    adjustments: { maghrib: 3 },
+    rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
   method({ id: 'tunisia', name: 'Tunisia', fajrAngle: 18, ishaAngle: 18 }),
   method({ id: 'jordan', name: 'Ministry of Awqaf, Jordan', fajrAngle: 18, ishaAngle: 18, maghribInterval: 5 }),
   method({

@@ -4,7 +4,7 @@ import { addDays, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
 import { localEpochDay, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
-import type { Madhab, MethodDefinition, TimeName } from './methods.js';
+import type { Madhab, MethodDefinition, Prayer, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
 
@@ -92,16 +92,17 @@ const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
 function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): DayTimes {
   const e = today.events;
   const adj = q.method.adjustments;
-  const at = (t: number, minutes = 0): number => roundToLocalMinute(t + minutes * MINUTE_MS, q.timeZone);
-  const fajr = at(e.fajr, adj.fajr);
+  const rounding = q.method.rounding ?? {};
+  const at = (prayer: Prayer, t: number): number => roundToLocalMinute(t + (adj[prayer] ?? 0) * MINUTE_MS, q.timeZone, rounding[prayer]);
+  const fajr = at('fajr', e.fajr);
   const times: Record<TimeName, number> = {
     imsak: q.method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
     fajr,
-    sunrise: at(e.sunrise, adj.sunrise),
-    dhuhr: at(e.dhuhr, adj.dhuhr),
-    asr: at(e.asr, adj.asr),
-    maghrib: at(e.maghrib, adj.maghrib),
-    isha: at(e.isha, adj.isha),
+    sunrise: at('sunrise', e.sunrise),
+    dhuhr: at('dhuhr', e.dhuhr),
+    asr: at('asr', e.asr),
+    maghrib: at('maghrib', e.maghrib),
+    isha: at('isha', e.isha),
   };
   const estimated = TIME_NAMES.filter((n) => today.estimated.has(SOURCE_EVENT[n]));
   return { date, times, estimated, extras: tomorrow ? extras(q, today, tomorrow) : {} };

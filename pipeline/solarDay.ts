@@ -68,7 +68,7 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
   if (o.method.solarModel === 'dailyAt0hUT') return dailySunEvents(latitude, longitude, date, o);
   const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
   const maghribInterval = o.method.maghribInterval ?? 0;
-  return {
+  const events = {
     fajr: ms(t.fajr),
     sunrise: ms(t.sunrise),
     dhuhr: ms(t.dhuhr),
@@ -77,6 +77,25 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
     maghrib: ms(t.maghrib) + maghribInterval * MINUTE_MS,
     isha: ms(t.isha),
   };
+  return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method.horizon, o.method.maghribAngle === undefined, o.ishaInterval > 0);
+}
+
+const STANDARD_HORIZON = -0.8333;
+
+/**
+ * Sunrise earlier and sunset later by the time the sun takes from the standard −0.8333° to `horizon` (the sun's
+ * declination at transit is exact enough for seconds); maghrib by sunset, and isha by minutes, move with sunset.
+ */
+function withHorizon(e: SolarEvents, latitude: number, horizon: number, maghribFromSunset: boolean, ishaFromSunset: boolean): SolarEvents {
+  if (!Number.isFinite(e.sunrise) || !Number.isFinite(e.sunset)) return e;
+  const { declination } = sunPosition(julianDay(e.dhuhr));
+  const phi = latitude * RAD;
+  const delta = declination * RAD;
+  const hourAngle = (altitude: number): number =>
+    (Math.acos((Math.sin(altitude * RAD) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta))) / RAD) * 4;
+  const shift = (hourAngle(horizon) - hourAngle(STANDARD_HORIZON)) * MINUTE_MS;
+  if (!Number.isFinite(shift)) return e;
+  return { ...e, sunrise: e.sunrise - shift, sunset: e.sunset + shift, maghrib: maghribFromSunset ? e.maghrib + shift : e.maghrib, isha: ishaFromSunset ? e.isha + shift : e.isha };
 }
 
 const RAD = Math.PI / 180;
@@ -99,8 +118,9 @@ function dailySunEvents(latitude: number, longitude: number, date: CalendarDate,
   };
   const shadow = o.madhab === 'hanafi' ? 2 : 1;
   const asrAltitude = Math.atan(1 / (shadow + Math.tan(Math.abs(phi - delta)))) / RAD;
-  const sunrise = transit - hourAngle(-0.8333) * MINUTE_MS;
-  const sunset = transit + hourAngle(-0.8333) * MINUTE_MS;
+  const horizon = o.method.horizon ?? STANDARD_HORIZON;
+  const sunrise = transit - hourAngle(horizon) * MINUTE_MS;
+  const sunset = transit + hourAngle(horizon) * MINUTE_MS;
   const m = o.method;
   const maghrib = m.maghribAngle ? transit + hourAngle(-m.maghribAngle) * MINUTE_MS : sunset;
   const ishaAfterSunset = o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0;
