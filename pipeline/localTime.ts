@@ -26,8 +26,9 @@ export function clockTime(ms: number, offset: number): string {
  */
 export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest' | 'up' | 'down' = 'nearest'): number {
   const offset = offsetSeconds(zoneName, ms) * SECOND_MS;
-  const round = mode === 'up' ? Math.ceil : mode === 'down' ? Math.floor : Math.round;
-  return round((ms + offset) / MINUTE_MS) * MINUTE_MS - offset;
+  const minutes = (ms + offset) / MINUTE_MS;
+  const whole = mode === 'nearest' ? Math.round(minutes) : mode === 'up' ? Math.ceil(minutes) : Math.floor(minutes);
+  return whole * MINUTE_MS - offset;
 }
 
 const isoDays = new Map<number, string>();

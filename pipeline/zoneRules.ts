@@ -75,7 +75,15 @@ export function transitionTable(zoneName: string): TransitionTable {
   return table;
 }
 
+// Lookups come in runs for one zone (a day's times, a month, a precompute job): the last zone's table is at hand.
+let lastZone: string | undefined;
+let lastTable: TransitionTable | undefined;
+
 /** Offset from UTC in seconds (east positive) of `zoneName` at the instant `ms`. */
 export function offsetSeconds(zoneName: string, ms: number): number {
-  return offsetAt(transitionTable(zoneName), ms);
+  if (zoneName !== lastZone) {
+    lastTable = transitionTable(zoneName);
+    lastZone = zoneName;
+  }
+  return offsetAt(lastTable!, ms);
 }
