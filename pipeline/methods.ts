@@ -1,6 +1,7 @@
 // The calculation methods of the contract (shared/spec/contract.md, "Calculation"), one row each.
 // Angles are degrees below the horizon. Intervals are minutes: maghrib after sunset, isha after maghrib.
 // `adjustments` are the method's fixed offsets in minutes, applied to the astronomical times before rounding.
+import { createHash } from 'node:crypto';
 
 export const PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 export type Prayer = (typeof PRAYERS)[number];
@@ -199,3 +200,9 @@ export function methodById(id: string): MethodDefinition {
   if (!found) throw new Error(`unknown method ${id}`);
   return found;
 }
+
+/**
+ * A fingerprint of the methods' rules (angles, adjustments, rounding, horizons…): a store records the one it was
+ * computed with, and a server whose rules differ computes live instead of serving another rule's minutes.
+ */
+export const METHODS_FINGERPRINT: string = createHash('sha256').update(JSON.stringify(METHODS)).digest('hex').slice(0, 16);

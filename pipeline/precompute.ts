@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { StoredPlace } from './catalog/catalogFile.js';
 import { readCatalog } from './catalog/catalogFile.js';
 import { defaultMadhab, defaultMethodId } from './countryDefaults.js';
-import { MADHABS, METHOD_IDS, type Madhab } from './methods.js';
+import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, type Madhab } from './methods.js';
 import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
 import { currentBuild, directorySize, removeOldBuilds, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
 
@@ -160,6 +160,7 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
     builtAt: new Date().toISOString(),
     catalogBuiltAt: catalog.builtAt,
     tzdata: TZDATA_VERSION,
+    methodsFingerprint: METHODS_FINGERPRINT,
     years: [...options.years].sort(),
     scope: options.scope,
     methods: options.methods,

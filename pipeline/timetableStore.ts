@@ -15,6 +15,8 @@ export interface StoreMeta {
    * tzdata package): a server uses the store only with the same rules.
    */
   tzdata?: string;
+  /** The methods' rules the times were computed with (methods.ts, METHODS_FINGERPRINT); absent in older stores. */
+  methodsFingerprint?: string;
   years: number[];
   scope: string;
   /** Methods stored: `default` (each place's country default) or a list of ids. */

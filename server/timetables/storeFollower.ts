@@ -10,6 +10,7 @@
 // days were cut on other clocks: after a tzdata bump, Morocco's stored days would be an hour off) is set aside, and
 // answers are computed live, correct but slower, until `make precompute` builds a store that matches.
 import { liveBuild, TimetableReader, type StoreMeta } from '../../pipeline/timetableStore.js';
+import { METHODS_FINGERPRINT } from '../../pipeline/methods.js';
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import { log } from '../log.js';
 
@@ -29,6 +30,9 @@ export interface StoreHolder {
 function misfit(meta: StoreMeta, catalogBuiltAt: string | undefined): string | undefined {
   if (meta.catalogBuiltAt !== catalogBuiltAt) return `built from the catalog of ${meta.catalogBuiltAt}; this server has the catalog of ${catalogBuiltAt ?? 'none'}`;
   if (meta.tzdata !== TZDATA_VERSION) return `built with time-zone rules ${meta.tzdata ?? 'older than tzdata 2026d'}; this server has ${TZDATA_VERSION}`;
+  if (meta.methodsFingerprint !== METHODS_FINGERPRINT) {
+    return `built with other calculation rules (methods ${meta.methodsFingerprint ?? 'from before they were recorded'}); this server has ${METHODS_FINGERPRINT}`;
+  }
   return undefined;
 }
 

@@ -117,14 +117,30 @@ describe('time zones from the IANA tz database', () => {
   });
 });
 
-describe('a store built with other time-zone rules', () => {
-  it('is set aside: answers are computed live, and /healthz says why', async () => {
-    const dir = dataDirWithCatalog();
-    await precompute({ dataDir: dir, years: [2026], methods: 'default', madhabs: 'default', scope: `places:${PLACES.casablanca}` });
-    // The store as a server with an older tzdata would have built it.
-    const env = open({ path: path.join(timetablesDir(dir), currentBuild(dir)!), compression: { threshold: 1000 }, maxDbs: 2 });
-    env.putSync('\u0000meta', { ...(env.get('\u0000meta') as object), tzdata: '2025c' });
-    await env.close();
+/** A store for Casablanca, its meta record changed as a server with other rules would have written it. */
+async function storeBuiltWith(change: Record<string, string>): Promise<string> {
+  const dir = dataDirWithCatalog();
+  await precompute({ dataDir: dir, years: [2026], methods: 'default', madhabs: 'default', scope: `places:${PLACES.casablanca}` });
+  const env = open({ path: path.join(timetablesDir(dir), currentBuild(dir)!), compression: { threshold: 1000 }, maxDbs: 2 });
+  env.putSync('\u0000meta', { ...(env.get('\u0000meta') as object), ...change });
+  await env.close();
+  return dir;
+}
+
+describe('a store built with other rules', () => {
+  it('with calculation rules other than this server\u2019s is set aside', async () => {
+    const s = await serverWithKey(await storeBuiltWith({ methodsFingerprint: '0123456789abcdef' }));
+    try {
+      const h = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
+      expect(h.precomputed).toBeNull();
+      expect(h.storeSetAside).toContain('built with other calculation rules (methods 0123456789abcdef)');
+    } finally {
+      await s.server.stop();
+    }
+  }, 60_000);
+
+  it('with other time-zone rules is set aside: answers are computed live, and /healthz says why', async () => {
+    const dir = await storeBuiltWith({ tzdata: '2025c' });
     const s = await serverWithKey(dir);
     try {
       const h = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
