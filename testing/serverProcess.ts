@@ -116,3 +116,28 @@ export function dataDirWithCatalog(catalogDataDir: string): string {
   symlinkSync(path.join(catalogDataDir, 'catalog'), path.join(dir, 'catalog'));
   return dir;
 }
+
+export interface ServerWithKey {
+  server: RunningServer;
+  key: string;
+}
+
+/**
+ * Two servers over one catalog, with the same public base URL (so their answers compare byte for byte): one whose
+ * store `fill` precomputes into its data directory, one that computes everything live.
+ */
+export async function storeAndLiveServers(catalogDataDir: string, fill: (dataDir: string) => Promise<unknown>): Promise<{ withStore: ServerWithKey; live: ServerWithKey; stop(): Promise<void> }> {
+  const env = { PUBLIC_BASE_URL: 'https://prayer-times.example' };
+  const storeDir = dataDirWithCatalog(catalogDataDir);
+  await fill(storeDir);
+  const withStore = await startServerWithKey({ ...env, DATA_DIR: storeDir });
+  const live = await startServerWithKey({ ...env, DATA_DIR: dataDirWithCatalog(catalogDataDir) });
+  return {
+    withStore,
+    live,
+    async stop() {
+      await withStore.server.stop();
+      await live.server.stop();
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { readCatalog } from '../../pipeline/catalog/catalogFile.js';
 import { METHOD_IDS } from '../../pipeline/methods.js';
 import { precompute } from '../../pipeline/precompute.js';
 import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
-import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
 /** A data directory that shares the test run's catalog (read only) and has no timetables yet. */
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
@@ -29,18 +29,18 @@ const PLACES = ['g745044', 'tr-34-kadikoy', 'g3133895', 'g2729907', 'g6696480', 
 const DATES = ['2026-01-01', '2026-02-25', '2026-03-08', '2026-03-29', '2026-04-05', '2026-06-21', '2026-10-04', '2026-10-25', '2026-12-21', '2026-12-31'];
 
 describe('lookup and live computation', () => {
-  let withStore: { server: RunningServer; key: string };
-  let live: { server: RunningServer; key: string };
+  let withStore: ServerWithKey;
+  let live: ServerWithKey;
+  let servers: Awaited<ReturnType<typeof storeAndLiveServers>> | undefined;
   beforeAll(async () => {
-    const storeDir = dataDirWithCatalog();
-    const summary = await precompute({ dataDir: storeDir, years: [2026], methods: 'all', madhabs: 'all', scope: `places:${PLACES.join(',')}` });
-    expect(summary.done).toBe(PLACES.length * METHOD_IDS.length * 2);
-    withStore = await serverWithKey(storeDir);
-    live = await serverWithKey(dataDirWithCatalog());
+    servers = await storeAndLiveServers(inject('catalogDataDir'), async (dataDir) => {
+      const summary = await precompute({ dataDir, years: [2026], methods: 'all', madhabs: 'all', scope: `places:${PLACES.join(',')}` });
+      expect(summary.done).toBe(PLACES.length * METHOD_IDS.length * 2);
+    });
+    ({ withStore, live } = servers);
   }, 120_000);
   afterAll(async () => {
-    await withStore?.server.stop();
-    await live?.server.stop();
+    await servers?.stop();
   });
 
   it('give identical responses: every method, both madhabs, polar and DST days', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { precompute } from '../../pipeline/precompute.js';
 import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
-import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));
 const serverWithKey = (dataDir: string) => startServerWithKey({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://prayer-times.example' });
@@ -36,17 +36,17 @@ function dayOffsetHours(day: Day): number {
 }
 
 describe('time zones from the IANA tz database', () => {
-  let withStore: { server: RunningServer; key: string };
-  let live: { server: RunningServer; key: string };
+  let withStore: ServerWithKey;
+  let live: ServerWithKey;
+  let servers: Awaited<ReturnType<typeof storeAndLiveServers>> | undefined;
   beforeAll(async () => {
-    const storeDir = dataDirWithCatalog();
-    await precompute({ dataDir: storeDir, years: [2026, 2027], methods: 'default', madhabs: 'default', scope: `places:${Object.values(PLACES).join(',')}` });
-    withStore = await serverWithKey(storeDir);
-    live = await serverWithKey(dataDirWithCatalog());
+    servers = await storeAndLiveServers(inject('catalogDataDir'), (dataDir) =>
+      precompute({ dataDir, years: [2026, 2027], methods: 'default', madhabs: 'default', scope: `places:${Object.values(PLACES).join(',')}` }),
+    );
+    ({ withStore, live } = servers);
   }, 120_000);
   afterAll(async () => {
-    await withStore?.server.stop();
-    await live?.server.stop();
+    await servers?.stop();
   });
 
   const get = async (s: { server: RunningServer; key: string }, p: string) => {
