@@ -133,6 +133,9 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
     if (inFlight === 0) idle?.();
   };
 
+  // Responses whose client went away before an asynchronous answer was ready: never written to.
+  const aborted = new WeakSet<HttpResponse>();
+
   for (const surface of surfaces) {
     /** `watching`: onAborted is already attached (the body reader attaches it); else it is attached here if needed. */
     const answerNow = (res: HttpResponse, request: EdgeRequest, started: number, watching: boolean): void => {
@@ -162,8 +165,6 @@ export function createEdge(surfaces: readonly Surface[]): Edge {
           settled();
         });
     };
-    const aborted = new WeakSet<HttpResponse>();
-
     const handler = (res: HttpResponse, req: HttpRequest): void => {
       const started = performance.now();
       const request: EdgeRequest = {
