@@ -77,3 +77,14 @@ export function localDateExists(date: CalendarDate, zoneName: string): boolean {
   }
   return false;
 }
+
+/** The first instant after `ms` that falls on the next local date (the coming midnight, or what a DST change makes of it). */
+export function nextLocalMidnight(ms: number, zoneName: string): number {
+  const day = localEpochDay(ms, zoneName);
+  let at = (day + 1) * DAY_MS - offsetSeconds(zoneName, ms) * SECOND_MS;
+  // An offset change before midnight moves it: take the offset in force there, then step to the exact minute.
+  at = (day + 1) * DAY_MS - offsetSeconds(zoneName, at) * SECOND_MS;
+  while (localEpochDay(at, zoneName) <= day) at += MINUTE_MS;
+  while (at - MINUTE_MS > ms && localEpochDay(at - MINUTE_MS, zoneName) > day) at -= MINUTE_MS;
+  return at;
+}

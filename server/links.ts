@@ -28,3 +28,26 @@ export const errorDocsUrl = (base: string, code: string): string => `${base}${ER
 export const authenticationDocsUrl = (base: string): string => `${base}${AUTHENTICATION_DOCS_PATH}`;
 
 export const pricingUrl = (base: string): string => `${base}${PRICING_PATH}`;
+
+export const SITE_LANGUAGES: readonly SiteLanguage[] = ['tr', 'en'];
+
+/** Each language's home page, and the chooser at `/`. */
+export const LANGUAGE_HOME_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr', en: '/en' };
+export const CHOOSER_PATH = '/';
+/** The site's search form answers here (`?q=`). */
+export const SEARCH_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr/ara', en: '/en/search' };
+/** A place's calendar subscription: its page's URL with `.ics`. */
+export const CALENDAR_SUFFIX = '.ics';
+export const ROBOTS_PATH = '/robots.txt';
+export const SITEMAP_INDEX_PATH = '/sitemap.xml';
+/** The sitemaps the index lists: `/sitemaps/{name}.xml`. */
+export const SITEMAPS_PREFIX = '/sitemaps';
+/** Stylesheets, the countdown script, the icon. */
+export const ASSETS_PREFIX = '/assets';
+
+/** A site path (place, country or region prefix) in one language, without the base: `/en/prayer-times/turkey`. */
+export const placePagePath = (language: SiteLanguage, placePath: string): string =>
+  placePath === '' ? PLACE_PAGE_PREFIX[language] : `${PLACE_PAGE_PREFIX[language]}/${placePath}`;
+
+export const placeCalendarUrl = (base: string, language: SiteLanguage, placePath: string): string =>
+  `${placePageUrl(base, language, placePath)}${CALENDAR_SUFFIX}`;

@@ -28,7 +28,7 @@ export class PlaceCatalog {
   readonly places: readonly StoredPlace[];
   private readonly search: PlaceSearch;
   private readonly nearestIndex: NearestPlace;
-  private readonly byPath = new Map<string, number>();
+  private readonly indexByPath = new Map<string, number>();
   private readonly countryByName = new Map<string, string>();
   private readonly regions = new Set<string>();
   private readonly locations: Array<Record<string, unknown> | undefined>;
@@ -46,7 +46,7 @@ export class PlaceCatalog {
     const countries = new Set<string>();
     const regions = new Set<string>();
     this.places.forEach((p, i) => {
-      this.byPath.set(p.path, i);
+      this.indexByPath.set(p.path, i);
       countries.add(p.country);
       regions.add(p.region);
     });
@@ -91,10 +91,22 @@ export class PlaceCatalog {
   /** The `city` parameter: a site path (with `/`), matched exactly, else the best match by name; none: undefined. */
   resolve(text: string): StoredPlace | undefined {
     if (text.includes('/')) {
-      const i = this.byPath.get(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
+      const i = this.indexByPath.get(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
       return i === undefined ? undefined : this.places[i];
     }
     return this.find(text, 1)[0];
+  }
+
+  /** The place at a site path (`turkey/istanbul/kadikoy`), exactly as written; none: undefined. */
+  byPath(placePath: string): StoredPlace | undefined {
+    const i = this.indexByPath.get(placePath);
+    return i === undefined ? undefined : this.places[i];
+  }
+
+  /** The `count` places nearest to a place, nearest first, the place itself left out. */
+  nearby(place: StoredPlace, count: number): StoredPlace[] {
+    const self = this.indexByPath.get(place.path) ?? -1;
+    return this.nearestIndex.nearestK(place.latitude, place.longitude, count, self).map((i) => this.places[i]);
   }
 
   nearest(latitude: number, longitude: number): StoredPlace {
@@ -113,7 +125,7 @@ export class PlaceCatalog {
       this.locations.fill(undefined);
       this.locationsBase = base;
     }
-    const i = this.byPath.get(place.path)!;
+    const i = this.indexByPath.get(place.path)!;
     let location = this.locations[i];
     if (!location) {
       location = {

@@ -16,6 +16,8 @@ export interface Config {
   threadHeapMb: number;
   /** Browser origins allowed on /mcp besides PUBLIC_BASE_URL's and loopback's (MCP_ALLOWED_ORIGINS), normalised. */
   mcpAllowedOrigins: string[];
+  /** Memory for rendered site pages, per serving thread, in MB (PAGE_CACHE_MB, default 64). */
+  pageCacheMb: number;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -59,9 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`WORKERS must be 1..64, not ${env.WORKERS}`);
   const threadHeapMb = env.THREAD_HEAP_MB === undefined || env.THREAD_HEAP_MB === '' ? 384 : Number(env.THREAD_HEAP_MB);
   if (!Number.isInteger(threadHeapMb) || threadHeapMb < 128) throw new Error(`THREAD_HEAP_MB must be an integer of at least 128, not ${env.THREAD_HEAP_MB}`);
+  const pageCacheMb = env.PAGE_CACHE_MB === undefined || env.PAGE_CACHE_MB === '' ? 64 : Number(env.PAGE_CACHE_MB);
+  if (!Number.isInteger(pageCacheMb) || pageCacheMb < 0 || pageCacheMb > 4096) throw new Error(`PAGE_CACHE_MB must be an integer from 0 to 4096, not ${env.PAGE_CACHE_MB}`);
   return {
     port,
     workers,
+    pageCacheMb,
     threadHeapMb,
     host,
     dataDir: dataDirFrom(env),

@@ -7,6 +7,9 @@ import { openAccountStore, type AccountStore } from '../accounts/accountStore.js
 import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
 import { apiSurface, type ServerState } from '../api/apiSurface.js';
 import { mcpSurface } from '../api/mcpSurface.js';
+import { answerOperation } from '../api/operations.js';
+import { openApiDocument } from '../api/openapi.js';
+import { siteSurface } from '../site/siteSurface.js';
 import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
@@ -63,8 +66,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
   const accountStore = options.usageBuffer ? openAccountStore(config.dataDir) : undefined;
   let access: AccessControl | undefined;
+  const plans = loadPlans(config.plansFile);
   try {
-    access = accountStore && new AccessControl(accountStore, loadPlans(config.plansFile), SharedUsage.attach(options.usageBuffer!));
+    access = accountStore && new AccessControl(accountStore, plans, SharedUsage.attach(options.usageBuffer!));
   } catch (error) {
     await accountStore?.close();
     throw error;
@@ -74,7 +78,23 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${options.port}`;
   const httpOptions = { state, access, publicBaseUrl, mcpOrigins: allowedOrigins(publicBaseUrl, options.port, config.mcpAllowedOrigins), now: Date.now };
   // The surfaces read httpOptions at each request: the base URL and origins are settled once the port is known.
-  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions)]);
+  // The site reads the API's operations and OpenAPI document through these functions: the same handlers, no import
+  // between the surfaces.
+  const site = siteSurface({
+    get publicBaseUrl() {
+      return httpOptions.publicBaseUrl;
+    },
+    state,
+    plans,
+    now: Date.now,
+    pageCacheBytes: config.pageCacheMb * 1024 * 1024,
+    data: {
+      answer: (operationId, query, now) =>
+        answerOperation(operationId, query, { now, catalog: state.catalog, store: state.store, storeProblem: state.storeProblem, storeReadFailed: state.storeReadFailed }),
+      openApi: (base) => openApiDocument(base) as Record<string, unknown>,
+    },
+  });
+  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site]);
   const app = edge.app;
 
   const catalogStarted = performance.now();

@@ -1,0 +1,79 @@
+// The frame of every page: head (title, description, canonical URL, hreflang alternates, robots, breadcrumb JSON-LD,
+// stylesheet), the header with the site's links and the other language, the breadcrumb, main, the footer.
+import { DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, SEARCH_PATH, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { assetHref } from './assets.js';
+import { html, jsonForScript, type Html } from './html.js';
+import { WORDS } from './words.js';
+
+export interface Crumb {
+  name: string;
+  /** Path under the base. */
+  path: string;
+}
+
+export interface Frame {
+  language: SiteLanguage;
+  title: string;
+  description: string;
+  /** The page's own path (the canonical URL is the base and this). */
+  canonicalPath: string;
+  /** The same page in each language (paths), for hreflang and the language link; x-default is the English one. */
+  alternates?: Readonly<Record<SiteLanguage, string>>;
+  /** From the home page down to this page (this page last). */
+  crumbs?: readonly Crumb[];
+  /** Variants (another method, madhab or month) and search results: not for search engines. */
+  noindex?: boolean;
+  scripts?: ReadonlyArray<'countdown.js'>;
+  main: Html;
+}
+
+function breadcrumbJsonLd(base: string, crumbs: readonly Crumb[]): Html {
+  return jsonForScript({
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.name, item: `${base}${c.path}` })),
+  });
+}
+
+export function page(base: string, frame: Frame): Html {
+  const w = WORDS[frame.language];
+  const other: SiteLanguage = frame.language === 'tr' ? 'en' : 'tr';
+  const otherPath = frame.alternates?.[other] ?? LANGUAGE_HOME_PATH[other];
+  const crumbs = frame.crumbs ?? [];
+  return html`<!doctype html>
+<html lang="${frame.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title}</title>
+<meta name="description" content="${frame.description}">
+<link rel="canonical" href="${base}${frame.canonicalPath}">
+${frame.alternates && [
+  SITE_LANGUAGES.map((l) => html`<link rel="alternate" hreflang="${l}" href="${base}${frame.alternates![l]}">\n`),
+  html`<link rel="alternate" hreflang="x-default" href="${base}${frame.alternates.en}">\n`,
+]}${frame.noindex && html`<meta name="robots" content="noindex, follow">\n`}<link rel="stylesheet" href="${assetHref('site.css')}">
+<link rel="icon" href="${assetHref('icon.svg')}" type="image/svg+xml">
+${crumbs.length > 1 && html`<script type="application/ld+json">${breadcrumbJsonLd(base, crumbs)}</script>\n`}${(frame.scripts ?? []).map((s) => html`<script src="${assetHref(s)}" defer></script>\n`)}</head>
+<body>
+<a class="skip" href="#main">${w.skipToContent}</a>
+<header class="site-header">
+<a class="brand" href="${LANGUAGE_HOME_PATH[frame.language]}">${w.siteName}</a>
+<nav aria-label="${w.siteName}"><ul>
+<li><a href="${SEARCH_PATH[frame.language]}">${w.search}</a></li>
+<li><a href="${DOCS_PATH}">${w.docs}</a></li>
+<li><a href="${PRICING_PATH}">${w.pricing}</a></li>
+<li><a href="${otherPath}" hreflang="${other}" lang="${other}">${w.otherLanguage}</a></li>
+</ul></nav>
+</header>
+${crumbs.length > 1 && html`<nav class="crumbs" aria-label="${w.breadcrumb}"><ol>${crumbs.map((c, i) =>
+    i === crumbs.length - 1 ? html`<li><a href="${c.path}" aria-current="page">${c.name}</a></li>` : html`<li><a href="${c.path}">${c.name}</a></li>`,
+  )}</ol></nav>\n`}<main id="main">
+${frame.main}
+</main>
+<footer class="site-footer">
+<p>${w.tagline} <a href="${DOCS_PATH}">${w.docs}</a> · <a href="${PRICING_PATH}">${w.pricing}</a></p>
+</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,222 @@
+// What the site says, in Turkish and English: one table per language, so a missing translation is a type error.
+import type { SiteLanguage } from '../links.js';
+
+type TimeName = 'imsak' | 'fajr' | 'sunrise' | 'dhuhr' | 'asr' | 'maghrib' | 'isha';
+type ExtraName = 'ishraq' | 'zawalStart' | 'isfirar' | 'midnight' | 'lastThirdStart';
+
+export interface Words {
+  siteName: string;
+  tagline: string;
+  prayerTimesIn: (place: string) => string;
+  placeDescription: (place: string, where: string) => string;
+  times: Record<TimeName, string>;
+  extras: Record<ExtraName, string>;
+  hijriMonths: readonly string[];
+  home: string;
+  countries: string;
+  regionsOf: (country: string) => string;
+  placesIn: (region: string) => string;
+  search: string;
+  searchLabel: string;
+  searchPlaceholder: string;
+  searchResultsFor: (query: string) => string;
+  noResults: string;
+  searchTooShort: string;
+  today: string;
+  nextPrayer: string;
+  nextPrayerIn: string;
+  inTime: (hours: number, minutes: number) => string;
+  monthlyTimetable: (month: string) => string;
+  date: string;
+  hijriDate: string;
+  previousMonth: string;
+  nextMonth: string;
+  qibla: string;
+  qiblaText: (bearing: string, distanceKm: string) => string;
+  method: string;
+  madhab: string;
+  madhabs: Record<'shafi' | 'hanafi', string>;
+  defaultChoice: string;
+  apply: string;
+  calculation: string;
+  estimatedNote: string;
+  extrasHeading: string;
+  nearby: string;
+  otherLanguage: string;
+  sameInApi: string;
+  apiNote: string;
+  calendar: string;
+  calendarNote: string;
+  print: string;
+  docs: string;
+  pricing: string;
+  dashboard: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  badRequestTitle: string;
+  timeZone: string;
+  coordinates: string;
+  popular: string;
+  skipToContent: string;
+  breadcrumb: string;
+  prayer: string;
+  time: string;
+  population: string;
+  chooseLanguage: string;
+}
+
+export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
+  en: {
+    siteName: 'Prayer Times',
+    tagline: 'Prayer times for every city and every Turkish district, the qibla and the Hijri date, free and open.',
+    prayerTimesIn: (place) => `Prayer times in ${place}`,
+    placeDescription: (place, where) => `Today's prayer times in ${place}, ${where}: fajr, sunrise, dhuhr, asr, maghrib and isha, the month's timetable and the qibla.`,
+    times: { imsak: 'Imsak', fajr: 'Fajr', sunrise: 'Sunrise', dhuhr: 'Dhuhr', asr: 'Asr', maghrib: 'Maghrib', isha: 'Isha' },
+    extras: { ishraq: 'Ishraq', zawalStart: 'Zawal begins', isfirar: 'Isfirar (sun yellows)', midnight: 'Islamic midnight', lastThirdStart: 'Last third of the night' },
+    hijriMonths: ['Muharram', 'Safar', 'Rabi al-Awwal', 'Rabi al-Thani', 'Jumada al-Ula', 'Jumada al-Akhirah', 'Rajab', 'Shaban', 'Ramadan', 'Shawwal', 'Dhu al-Qadah', 'Dhu al-Hijjah'],
+    home: 'Home',
+    countries: 'Countries',
+    regionsOf: (country) => `Prayer times in ${country}: regions`,
+    placesIn: (region) => `Prayer times in ${region}: places`,
+    search: 'Search',
+    searchLabel: 'City or district',
+    searchPlaceholder: 'e.g. Kadıköy, Paris, Köln',
+    searchResultsFor: (query) => `Places matching “${query}”`,
+    noResults: 'No place matches. Try another spelling, or fewer letters.',
+    searchTooShort: 'Type at least two letters.',
+    today: 'Today',
+    nextPrayer: 'Next prayer',
+    nextPrayerIn: 'in',
+    inTime: (h, m) => (h > 0 ? `${h} h ${m} min` : `${m} min`),
+    monthlyTimetable: (month) => `Timetable for ${month}`,
+    date: 'Date',
+    hijriDate: 'Hijri',
+    previousMonth: 'Previous month',
+    nextMonth: 'Next month',
+    qibla: 'Qibla',
+    qiblaText: (bearing, km) => `${bearing}° from true north, ${km} km to the Kaaba.`,
+    method: 'Method',
+    madhab: 'Asr',
+    madhabs: { shafi: 'Standard (Shafi, Maliki, Hanbali)', hanafi: 'Hanafi' },
+    defaultChoice: 'default',
+    apply: 'Show',
+    calculation: 'Calculation',
+    estimatedNote: 'Estimated (the sun does not reach the angle here today):',
+    extrasHeading: 'More times',
+    nearby: 'Nearby places',
+    otherLanguage: 'Türkçe',
+    sameInApi: 'The same in the API',
+    apiNote: 'These times come from the same code as the API; this call gives them as JSON (with your key):',
+    calendar: 'Add to calendar (.ics)',
+    calendarNote: 'A calendar subscription with the prayers of the next 12 months.',
+    print: 'Print the month',
+    docs: 'API docs',
+    pricing: 'Pricing',
+    dashboard: 'Dashboard',
+    notFoundTitle: 'Page not found',
+    notFoundText: 'There is no page at this address. Search for a place instead:',
+    badRequestTitle: 'This request cannot be answered',
+    timeZone: 'Time zone',
+    coordinates: 'Coordinates',
+    popular: 'Popular places',
+    skipToContent: 'Skip to content',
+    breadcrumb: 'Breadcrumb',
+    prayer: 'Prayer',
+    time: 'Time',
+    population: 'Population',
+    chooseLanguage: 'Choose a language',
+  },
+  tr: {
+    siteName: 'Namaz Vakitleri',
+    tagline: 'Her şehir ve her ilçe için namaz vakitleri, kıble ve hicri takvim; ücretsiz ve açık.',
+    prayerTimesIn: (place) => `${place} namaz vakitleri`,
+    placeDescription: (place, where) => `${place} (${where}) için bugünün namaz vakitleri: imsak, güneş, öğle, ikindi, akşam ve yatsı; aylık imsakiye ve kıble.`,
+    times: { imsak: 'İmsak', fajr: 'Sabah', sunrise: 'Güneş', dhuhr: 'Öğle', asr: 'İkindi', maghrib: 'Akşam', isha: 'Yatsı' },
+    extras: { ishraq: 'İşrak', zawalStart: 'Kerahat (zeval) başlangıcı', isfirar: 'İsfirar (güneşin sararması)', midnight: 'Gece yarısı (şer‘î)', lastThirdStart: 'Gecenin son üçte biri' },
+    hijriMonths: ['Muharrem', 'Safer', 'Rebiülevvel', 'Rebiülahir', 'Cemaziyelevvel', 'Cemaziyelahir', 'Recep', 'Şaban', 'Ramazan', 'Şevval', 'Zilkade', 'Zilhicce'],
+    home: 'Ana sayfa',
+    countries: 'Ülkeler',
+    regionsOf: (country) => `${country} namaz vakitleri: bölgeler`,
+    placesIn: (region) => `${region} namaz vakitleri: yerler`,
+    search: 'Ara',
+    searchLabel: 'Şehir veya ilçe',
+    searchPlaceholder: 'ör. Kadıköy, Paris, Köln',
+    searchResultsFor: (query) => `“${query}” için bulunan yerler`,
+    noResults: 'Eşleşen yer yok. Başka bir yazımı ya da daha az harf deneyin.',
+    searchTooShort: 'En az iki harf yazın.',
+    today: 'Bugün',
+    nextPrayer: 'Sıradaki vakit',
+    nextPrayerIn: 'kalan',
+    inTime: (h, m) => (h > 0 ? `${h} sa ${m} dk` : `${m} dk`),
+    monthlyTimetable: (month) => `${month} imsakiyesi`,
+    date: 'Tarih',
+    hijriDate: 'Hicri',
+    previousMonth: 'Önceki ay',
+    nextMonth: 'Sonraki ay',
+    qibla: 'Kıble',
+    qiblaText: (bearing, km) => `Coğrafi kuzeyden ${bearing}°, Kâbe'ye ${km} km.`,
+    method: 'Yöntem',
+    madhab: 'İkindi',
+    madhabs: { shafi: 'Asr-ı evvel (Şafii, Maliki, Hanbeli)', hanafi: 'Asr-ı sani (Hanefi)' },
+    defaultChoice: 'varsayılan',
+    apply: 'Göster',
+    calculation: 'Hesaplama',
+    estimatedNote: 'Tahmini (güneş bugün burada bu açıya inmiyor):',
+    extrasHeading: 'Diğer vakitler',
+    nearby: 'Yakındaki yerler',
+    otherLanguage: 'English',
+    sameInApi: "API'de aynısı",
+    apiNote: "Bu vakitler API ile aynı koddan gelir; bu çağrı onları JSON olarak verir (anahtarınızla):",
+    calendar: 'Takvime ekle (.ics)',
+    calendarNote: 'Önümüzdeki 12 ayın vakitleriyle bir takvim aboneliği.',
+    print: 'Ayı yazdır',
+    docs: 'API belgeleri',
+    pricing: 'Fiyatlar',
+    dashboard: 'Panel',
+    notFoundTitle: 'Sayfa bulunamadı',
+    notFoundText: 'Bu adreste bir sayfa yok. Bunun yerine bir yer arayın:',
+    badRequestTitle: 'Bu istek yanıtlanamıyor',
+    timeZone: 'Saat dilimi',
+    coordinates: 'Koordinatlar',
+    popular: 'Sık bakılan yerler',
+    skipToContent: 'İçeriğe geç',
+    breadcrumb: 'Sayfa yolu',
+    prayer: 'Vakit',
+    time: 'Saat',
+    population: 'Nüfus',
+    chooseLanguage: 'Dil seçin',
+  },
+};
+
+const countryNames: Record<SiteLanguage, Intl.DisplayNames> = {
+  en: new Intl.DisplayNames('en', { type: 'region' }),
+  tr: new Intl.DisplayNames('tr', { type: 'region' }),
+};
+
+/** A country's name in the language of the page (ISO alpha-2 in, the runtime's name out). */
+export const countryName = (code: string, language: SiteLanguage): string => countryNames[language].of(code) ?? code;
+
+const monthFormats: Record<SiteLanguage, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  tr: new Intl.DateTimeFormat('tr', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+};
+const dayFormats: Record<SiteLanguage, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  tr: new Intl.DateTimeFormat('tr', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+};
+const shortDayFormats: Record<SiteLanguage, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', timeZone: 'UTC' }),
+  tr: new Intl.DateTimeFormat('tr', { weekday: 'short', day: 'numeric', timeZone: 'UTC' }),
+};
+
+const utc = (date: string): Date => new Date(`${date}T00:00:00Z`);
+/** "November 2026", "Kasım 2026". */
+export const monthTitle = (year: number, month: number, language: SiteLanguage): string =>
+  monthFormats[language].format(Date.UTC(year, month - 1, 1));
+/** "Monday, 23 November 2026", "23 Kasım 2026 Pazartesi". */
+export const longDate = (date: string, language: SiteLanguage): string => dayFormats[language].format(utc(date));
+/** "Mon 23", "23 Pzt" for the rows of the month. */
+export const shortDay = (date: string, language: SiteLanguage): string => shortDayFormats[language].format(utc(date));
+
+const numberFormats: Record<SiteLanguage, Intl.NumberFormat> = { en: new Intl.NumberFormat('en'), tr: new Intl.NumberFormat('tr') };
+export const formatNumber = (value: number, language: SiteLanguage): string => numberFormats[language].format(value);
