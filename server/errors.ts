@@ -63,7 +63,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, ErrorExplanation>> = {
     fix: 'Search with /api/v1/cities?q= and use the path it returns (turkey/istanbul/kadikoy), add the country (“Paris, FR”), or give lat and lon.',
   },
   not_found: {
-    when: 'There is no such path: the API lives under /api/v1, and its operations are /times, /month, /next, /qibla, /cities and /hijri.',
+    when: 'There is no such path: the API lives under /api/v1, and only the paths of its operations (the API reference lists them) answer there.',
     fix: 'Check the path against the API reference (or /api/v1/openapi.json).',
   },
   method_not_allowed: {

@@ -36,7 +36,7 @@ export function gettingStartedPage(request: SiteRequest, ctx: SiteContext): Site
   const firstRequest = first?.examples[0].request ?? '/api/v1/times?lat=41.0082&lon=28.9784';
   const main = html`<h1>Getting started</h1>
 <p class="lede">The Prayer Times API answers prayer times for any place on Earth, a month's timetable, the next prayer, the qibla,
-a city search and the Hijri date, as JSON over HTTPS. Three steps:</p>
+a city search and the Hijri date, as JSON over HTTP. Three steps:</p>
 <h2 id="key">1. Get a key</h2>
 <p>Every call needs an API key (<code>mk_</code> and 32 letters and digits), shown once when it is made. Sign-up in the
 <a href="${DASHBOARD_PATH}">developer dashboard</a> is coming; until then the operator of the service makes keys with its
