@@ -1,9 +1,9 @@
 // What the developer pages (/docs, /docs/api, /docs/errors, /docs/authentication, /docs/mcp, /pricing) share: the
 // frame in English, the breadcrumb from the English home, the list of docs pages, and how long they hold.
 //
-// These pages exist in English only. They declare no hreflang alternates: an alternate must be the same content in
-// another language, and there is none (pointing `tr` at the English page would tell search engines it is Turkish).
-// The header's language link therefore leads to the Turkish home page (the layout's fallback).
+// These pages exist in English only: their hreflang alternates name the English page alone (and as x-default), never
+// a Turkish one (pointing `tr` at the English page would tell search engines it is Turkish). The header's language
+// link therefore leads to the Turkish home page (the layout's fallback).
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, DOCS_PATH, ERRORS_DOCS_PATH, LANGUAGE_HOME_PATH, MCP_DOCS_PATH } from '../links.js';
 import { html, type Html } from './html.js';
 import { page, type Crumb } from './layout.js';
@@ -62,6 +62,7 @@ export function docsPage(request: SiteRequest, content: DocsContent): SitePage {
       title: `${content.title} · ${WORDS.en.siteName}`,
       description: content.description,
       canonicalPath: content.path,
+      alternates: { en: content.path },
       crumbs: content.crumbs ?? docsCrumbs(content.path, content.title),
       main,
     }),

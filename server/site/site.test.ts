@@ -167,6 +167,13 @@ describe('headers, caching and links', () => {
     for (const item of jsonLd.itemListElement) expect((await get(live, local(live, item.item))).status, item.item).toBe(200);
   });
 
+  it('gives a page in English only (the docs) its English alternate alone', async () => {
+    const docs = (await get(live, '/docs/api')).text;
+    expect(docs).toContain(`<link rel="alternate" hreflang="en" href="${BASE}/docs/api">`);
+    expect(docs).toContain(`<link rel="alternate" hreflang="x-default" href="${BASE}/docs/api">`);
+    expect(docs).not.toContain('hreflang="tr" href');
+  });
+
   it('lists every region of a country and every place of a region, each answering 200', async () => {
     const country = (await get(live, '/en/prayer-times/turkey')).text;
     const regions = [...country.matchAll(/<a href="(\/en\/prayer-times\/turkey\/[a-z0-9-]+)">/g)].map((m) => m[1]);
