@@ -3,7 +3,7 @@
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, OPENAPI_PATH, PRICING_PATH } from '../links.js';
 import { apiCurl } from './curlSnippets.js';
 import { docsPage } from './docsFrame.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../web/html.js';
 import { headersOf, infoOf, operationsOf, type ExampleView, type OperationView, type ParameterView, type ResponseView } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';

@@ -5,7 +5,7 @@ import { ERROR_DOCS, ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { AUTHENTICATION_DOCS_PATH, DASHBOARD_PATH, DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, MCP_PATH, OPENAPI_PATH, PRICING_PATH } from '../links.js';
 import { apiCurl } from './curlSnippets.js';
 import { docsPage } from './docsFrame.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { headersOf, operationsOf } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';

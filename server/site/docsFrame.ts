@@ -5,7 +5,7 @@
 // a Turkish one (pointing `tr` at the English page would tell search engines it is Turkish). The header's language
 // link therefore leads to the Turkish home page (the layout's fallback).
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, DOCS_PATH, ERRORS_DOCS_PATH, LANGUAGE_HOME_PATH, MCP_DOCS_PATH } from '../links.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { WORDS } from './words.js';

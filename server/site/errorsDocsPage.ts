@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { EDGE_ERRORS, ERROR_DOCS, ERROR_STATUS, errorObject, type ErrorCode, type ErrorExplanation } from '../errors.js';
 import { AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, errorDocsUrl, pricingUrl } from '../links.js';
 import { docsPage } from './docsFrame.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../web/html.js';
 import { errorExamplesOf } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';

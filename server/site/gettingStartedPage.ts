@@ -12,7 +12,7 @@ import {
 } from '../links.js';
 import { apiCurl, operationHref } from './curlSnippets.js';
 import { DOCS_PAGES, docsPage } from './docsFrame.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { operationsOf } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';

@@ -4,7 +4,7 @@ import { CHOOSER_PATH, LANGUAGE_HOME_PATH, placePagePath, SITE_LANGUAGES, type S
 import { directoryOf } from '../places/placeDirectory.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
 import type { SiteContext } from './siteContext.js';

@@ -1,8 +1,8 @@
 // The frame of every page: head (title, description, canonical URL, hreflang alternates, robots, breadcrumb JSON-LD,
 // stylesheet), the header with the site's links and the other language, the breadcrumb, main, the footer.
 import { DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, SEARCH_PATH, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
-import { assetHref } from './assets.js';
-import { html, jsonForScript, type Html } from './html.js';
+import { assetHref } from '../web/assets.js';
+import { html, jsonForScript, type Html } from '../web/html.js';
 import { WORDS } from './words.js';
 
 export interface Crumb {

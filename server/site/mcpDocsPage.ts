@@ -3,7 +3,7 @@
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, MCP_PATH, PRICING_PATH } from '../links.js';
 import { mcpCurl, operationHref } from './curlSnippets.js';
 import { docsPage } from './docsFrame.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { operationsOf, type OperationView } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';

@@ -3,7 +3,7 @@
 import { PLAN_NAMES, type PlanName, type Plans } from '../accounts/plans.js';
 import { AUTHENTICATION_DOCS_PATH, DASHBOARD_PATH, DOCS_PATH, ERRORS_DOCS_PATH, LANGUAGE_HOME_PATH, MCP_DOCS_PATH, PRICING_PATH } from '../links.js';
 import { docsPage } from './docsFrame.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { formatNumber, WORDS } from './words.js';
