@@ -1,11 +1,19 @@
 // The site's pages in the order they are tried: each module answers the paths it owns and passes (undefined) on the
 // rest; a path nobody answers is the localized 404 (errorPages.ts). Public URL shapes come from links.ts.
+import { calendarFeeds } from './calendarFeed.js';
+import { robots } from './robots.js';
 import type { SiteContext } from './siteContext.js';
+import { sitemaps } from './sitemaps.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 
 export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage | undefined;
 
-export const SITE_HANDLERS: readonly SiteHandler[] = [];
+export const SITE_HANDLERS: readonly SiteHandler[] = [
+  robots,
+  sitemaps,
+  // Before the place pages: `{place page}.ics` is under their prefix.
+  calendarFeeds,
+];
 
 /** The query parameters pages read: the page cache keys on these alone, so other parameters cannot multiply it. */
 export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q'];
