@@ -31,10 +31,11 @@ export function registerAccountCommands(program: Command): void {
     .description('create a key; creates the account if the e-mail is new, else adds the key to it')
     .requiredOption('--email <email>', 'the account e-mail')
     .option('--plan <plan>', `plan of a new account: ${PLAN_NAMES.join(', ')}`, 'trial')
-    .action((options: { email: string; plan: string }) =>
+    .option('--name <name>', 'a name for the key, shown in the dashboard', 'CLI key')
+    .action((options: { email: string; plan: string; name: string }) =>
       withStore((store) => {
         const wanted = plan(options.plan);
-        const { key, account, newAccount } = store.createKey(options.email, wanted);
+        const { key, account, newAccount } = store.createKey(options.email, wanted, options.name);
         if (!newAccount && account.plan !== wanted && options.plan !== 'trial') {
           process.stderr.write(`note: ${account.email} stays on ${account.plan}; change plans with: accounts set-plan\n`);
         }
@@ -67,11 +68,14 @@ export function registerAccountCommands(program: Command): void {
           process.stdout.write(
             JSON.stringify({
               prefix: k.prefix,
+              lastFour: k.lastFour || null,
+              name: k.name,
               email: account?.email,
               accountId: k.accountId,
               plan: account?.plan,
               createdAt: k.createdAt,
               revokedAt: k.revokedAt ?? null,
+              lastUsedDay: k.lastUsedDay ?? null,
               accountRequestsThisMonth: used && used.month === new Date().toISOString().slice(0, 7) ? used.monthCount : 0,
             }) + '\n',
           );

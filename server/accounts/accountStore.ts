@@ -3,6 +3,7 @@
 import type { Usage } from './usage.js';
 import { LmdbAccountStore } from './lmdbAccountStore.js';
 import type { PlanName } from './plans.js';
+import type { UsageHistory } from './usageHistory.js';
 
 export interface Account {
   id: string;
@@ -17,19 +18,25 @@ export interface KeyRecord {
   /** `mk_` and the first 6 characters: enough to tell keys apart, not to use one. */
   prefix: string;
   accountId: string;
+  /** Given in the dashboard, or with the CLI's `--name` ("CLI key" by default). Records from before names: "". */
+  name: string;
+  /** The key's last 4 characters, for display (`mk_abc123…wxyz`). Records from before: "" (not recoverable). */
+  lastFour: string;
   createdAt: string;
   revokedAt?: string;
+  /** The last UTC day (`YYYY-MM-DD`) the key was accepted on the API or MCP, written at most once a day per thread. */
+  lastUsedDay?: string;
 }
 
 export class AccountStoreError extends Error {}
 
 export { accountsPath } from './accountsEnvironment.js';
 
-export interface AccountStore {
+export interface AccountStore extends UsageHistory {
   /** Grows with every change to accounts or keys; a server reloads when it moves. */
   version(): number;
   /** Creates the account on first use of the e-mail address, else adds a key to it; the key is shown this once. */
-  createKey(email: string, plan?: PlanName): { key: string; account: Account; newAccount: boolean };
+  createKey(email: string, plan?: PlanName, name?: string): { key: string; account: Account; newAccount: boolean };
   /** Revokes a key, given whole or by its unambiguous display prefix. */
   revoke(keyOrPrefix: string): KeyRecord;
   setPlan(email: string, plan: PlanName): Account;
@@ -38,7 +45,22 @@ export interface AccountStore {
   allKeys(): Map<string, KeyRecord>;
   /** The persisted usage counts, loaded into the ledger at start. */
   allUsage(): Map<string, Usage>;
-  writeUsage(entries: Iterable<[string, Usage]>): Promise<void>;
+  /**
+   * Writes usage records and adds daily counts (`[accountId, day, requests]`) in one transaction, so the monthly
+   * counts and the daily ones never disagree after a restart.
+   */
+  writeUsage(entries: Iterable<[string, Usage]>, daily?: Iterable<[string, string, number]>): Promise<void>;
+  /** The keys of an account (active and revoked), oldest first. */
+  keysOf(accountId: string): KeyRecord[];
+  /** A new key for an existing account, named (see keys.ts's normalizeKeyName); the key is returned this once. */
+  createKeyFor(accountId: string, name: string): { key: string; record: KeyRecord };
+  /**
+   * Revokes a key of this account, by its hash; undefined when the account has no such key (another account's key
+   * is never touched). Revoking a revoked key changes nothing.
+   */
+  revokeKeyOf(accountId: string, keyHash: string): KeyRecord | undefined;
+  /** Notes that keys were used on days (`[hash, YYYY-MM-DD]`); a day earlier than the stored one is ignored. */
+  keyUsed(entries: Iterable<[string, string]>): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,7 @@ export function ensureDemoKey(store: AccountStore, dataDir: string): string {
   const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
   const record = isWellFormedKey(saved) ? store.allKeys().get(hashKey(saved)) : undefined;
   if (record && !record.revokedAt) return saved;
-  const { key } = store.createKey(DEMO_EMAIL, 'business');
+  const { key } = store.createKey(DEMO_EMAIL, 'business', 'Demo key');
   writeFileSync(file, key + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   return key;

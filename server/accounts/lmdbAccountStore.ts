@@ -4,12 +4,31 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
 import { openAccountsEnvironment, type AccountsEnvironment } from './accountsEnvironment.js';
-import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from './keys.js';
+import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_NAME_MAX, KEY_PREFIX, lastFourOf, normalizeKeyName } from './keys.js';
 import type { PlanName } from './plans.js';
 import type { Usage } from './usage.js';
+import { daysFrom, type DailyCount } from './usageHistory.js';
 import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Key records as stored, older ones without a name or last four (issue 16). */
+type StoredKey = Omit<KeyRecord, 'name' | 'lastFour'> & Partial<Pick<KeyRecord, 'name' | 'lastFour'>>;
+
+/** Migrates on read: a record from before names and last fours gets empty ones (the key itself is not known). */
+const keyFromStore = (stored: StoredKey): KeyRecord =>
+  stored.name !== undefined && stored.lastFour !== undefined ? (stored as KeyRecord) : { ...stored, name: stored.name ?? '', lastFour: stored.lastFour ?? '' };
+
+/** The longest range `dailyUsage` answers, so a request cannot make it loop for long. */
+const MAX_DAILY_RANGE = 1000;
+/** `meta` flag: the `accountKeys` index holds every key (built once from `keys` when missing). */
+const ACCOUNT_KEYS_INDEXED = 'accountKeysIndexed';
+
+const keyName = (name: string): string => {
+  const normalized = normalizeKeyName(name);
+  if (normalized === undefined) throw new AccountStoreError(`a key needs a name (up to ${KEY_NAME_MAX} characters)`);
+  return normalized;
+};
 
 export class LmdbAccountStore implements AccountStore {
   private constructor(
@@ -17,9 +36,13 @@ export class LmdbAccountStore implements AccountStore {
     private readonly root: RootDatabase,
     private readonly accounts: Database<Account, string>,
     private readonly emails: Database<string, string>,
-    private readonly keys: Database<KeyRecord, string>,
+    private readonly keys: Database<StoredKey, string>,
     private readonly usage: Database<Usage, string>,
     private readonly meta: Database<number, string>,
+    /** `accountId/hash` → 1: the keys of each account, so listing them reads no one else's. */
+    private readonly accountKeys: Database<number, string>,
+    /** `YYYY-MM-DD/accountId` → requests counted that UTC day; day first, so pruning is one range of keys. */
+    private readonly daily: Database<number, string>,
   ) {}
 
   static open(dataDir: string): LmdbAccountStore {
@@ -29,10 +52,30 @@ export class LmdbAccountStore implements AccountStore {
       environment.root,
       environment.database<Account>('accounts'),
       environment.database<string>('emails'),
-      environment.database<KeyRecord>('keys'),
+      environment.database<StoredKey>('keys'),
       environment.database<Usage>('usage'),
       environment.database<number>('meta'),
-    );
+      environment.database<number>('accountKeys'),
+      environment.database<number>('dailyUsage'),
+    ).indexed();
+  }
+
+  /** Builds the account → keys index once, for stores made before it existed. */
+  private indexed(): this {
+    if (this.meta.get(ACCOUNT_KEYS_INDEXED) === 1) return this;
+    this.root.transactionSync(() => {
+      for (const { key, value } of this.keys.getRange()) this.accountKeys.putSync(`${value.accountId}/${key}`, 1);
+      this.meta.putSync(ACCOUNT_KEYS_INDEXED, 1);
+    });
+    return this;
+  }
+
+  /** Writes a new key record and its index entry (inside a transaction). */
+  private putNewKey(key: string, accountId: string, name: string): KeyRecord {
+    const record: KeyRecord = { hash: hashKey(key), prefix: displayPrefix(key), accountId, name, lastFour: lastFourOf(key), createdAt: new Date().toISOString() };
+    this.keys.putSync(record.hash, record);
+    this.accountKeys.putSync(`${accountId}/${record.hash}`, 1);
+    return record;
   }
 
   /** Grows with every change to accounts or keys; the server reloads when it moves. */
@@ -45,9 +88,10 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   /** Creates the account if the e-mail is new, else adds a key to it. The key is returned once, never stored. */
-  createKey(email: string, plan: PlanName = 'trial'): { key: string; account: Account; newAccount: boolean } {
+  createKey(email: string, plan: PlanName = 'trial', name = 'CLI key'): { key: string; account: Account; newAccount: boolean } {
     const address = normalizeEmail(email);
     if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw new AccountStoreError(`"${email}" is not an e-mail address`);
+    const named = keyName(name);
     const key = generateKey();
     return this.root.transactionSync(() => {
       const existingId = this.emails.get(address);
@@ -58,8 +102,7 @@ export class LmdbAccountStore implements AccountStore {
         this.accounts.putSync(account.id, account);
         this.emails.putSync(address, account.id);
       }
-      const record: KeyRecord = { hash: hashKey(key), prefix: displayPrefix(key), accountId: account.id, createdAt: new Date().toISOString() };
-      this.keys.putSync(record.hash, record);
+      this.putNewKey(key, account.id, named);
       this.bumpVersion();
       return { key, account, newAccount };
     });
@@ -70,14 +113,15 @@ export class LmdbAccountStore implements AccountStore {
     return this.root.transactionSync(() => {
       let record: KeyRecord | undefined;
       if (isWellFormedKey(keyOrPrefix)) {
-        record = this.keys.get(hashKey(keyOrPrefix));
+        const stored = this.keys.get(hashKey(keyOrPrefix));
+        record = stored && keyFromStore(stored);
       } else {
         if (!keyOrPrefix.startsWith(KEY_PREFIX) || keyOrPrefix.length < KEY_PREFIX.length + 3) {
           throw new AccountStoreError(`give a key or its prefix (${KEY_PREFIX} and at least 3 more characters)`);
         }
         const given = keyOrPrefix;
         const matches = [...this.keys.getRange()]
-          .map((e) => e.value)
+          .map((e) => keyFromStore(e.value))
           .filter((k) => (given.length <= k.prefix.length ? k.prefix.startsWith(given) : given.startsWith(k.prefix)));
         if (matches.length > 1) throw new AccountStoreError(`${matches.length} keys match ${keyOrPrefix}; give the whole key`);
         record = matches[0];
@@ -114,17 +158,82 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   allKeys(): Map<string, KeyRecord> {
-    return new Map([...this.keys.getRange()].map((e) => [e.key, e.value]));
+    return new Map([...this.keys.getRange()].map((e) => [e.key, keyFromStore(e.value)]));
   }
 
   allUsage(): Map<string, Usage> {
     return new Map([...this.usage.getRange()].map((e) => [e.key, e.value]));
   }
 
-  /** Writes usage records in one transaction; resolves once committed. */
-  async writeUsage(entries: Iterable<[string, Usage]>): Promise<void> {
-    await this.usage.transaction(() => {
+  /** Writes usage records and adds the daily counts in one transaction; resolves once committed. */
+  async writeUsage(entries: Iterable<[string, Usage]>, daily: Iterable<[string, string, number]> = []): Promise<void> {
+    // Summed first, so that one key's increments meet in one read-and-write.
+    const added = new Map<string, number>();
+    for (const [accountId, day, requests] of daily) {
+      if (requests > 0) added.set(`${day}/${accountId}`, (added.get(`${day}/${accountId}`) ?? 0) + requests);
+    }
+    await this.root.transaction(() => {
       for (const [accountId, usage] of entries) void this.usage.put(accountId, { ...usage });
+      for (const [key, requests] of added) void this.daily.put(key, (this.daily.get(key) ?? 0) + requests);
+    });
+  }
+
+  dailyUsage(accountId: string, fromDay: string, toDay: string): DailyCount[] {
+    const days = daysFrom(fromDay, toDay);
+    if (days.length > MAX_DAILY_RANGE) throw new AccountStoreError(`at most ${MAX_DAILY_RANGE} days at once`);
+    return days.map((day) => ({ day, count: this.daily.get(`${day}/${accountId}`) ?? 0 }));
+  }
+
+  async pruneDailyUsage(beforeDay: string): Promise<void> {
+    await this.root.transaction(() => {
+      for (const key of [...this.daily.getKeys({ end: beforeDay })]) void this.daily.remove(key);
+    });
+  }
+
+  keysOf(accountId: string): KeyRecord[] {
+    const records: KeyRecord[] = [];
+    for (const key of this.accountKeys.getKeys({ start: `${accountId}/`, end: `${accountId}0` })) {
+      const stored = this.keys.get(key.slice(accountId.length + 1));
+      if (stored) records.push(keyFromStore(stored));
+    }
+    return records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  createKeyFor(accountId: string, name: string): { key: string; record: KeyRecord } {
+    const named = keyName(name);
+    const key = generateKey();
+    return this.root.transactionSync(() => {
+      if (!this.accounts.get(accountId)) throw new AccountStoreError(`no account ${accountId}`);
+      const record = this.putNewKey(key, accountId, named);
+      this.bumpVersion();
+      return { key, record };
+    });
+  }
+
+  revokeKeyOf(accountId: string, keyHash: string): KeyRecord | undefined {
+    return this.root.transactionSync(() => {
+      const stored = this.keys.get(keyHash);
+      if (!stored || stored.accountId !== accountId) return undefined;
+      let record = keyFromStore(stored);
+      if (!record.revokedAt) {
+        record = { ...record, revokedAt: new Date().toISOString() };
+        this.keys.putSync(record.hash, record);
+        this.bumpVersion();
+      }
+      return record;
+    });
+  }
+
+  /** Never bumps `version`: a day of last use is for the dashboard, and no serving thread needs to reload for it. */
+  async keyUsed(entries: Iterable<[string, string]>): Promise<void> {
+    const latest = new Map<string, string>();
+    for (const [hash, day] of entries) if ((latest.get(hash) ?? '') < day) latest.set(hash, day);
+    if (latest.size === 0) return;
+    await this.root.transaction(() => {
+      for (const [hash, day] of latest) {
+        const stored = this.keys.get(hash);
+        if (stored && (stored.lastUsedDay ?? '') < day) void this.keys.put(hash, { ...stored, lastUsedDay: day });
+      }
     });
   }
 

@@ -106,6 +106,8 @@ function accessErrors(): Array<[ErrorCode, string, string]> {
     hash: hashKey(k),
     prefix: k.slice(0, 9),
     accountId: account.id,
+    name: 'Example key',
+    lastFour: k.slice(-4),
     createdAt: account.createdAt,
     ...(revokedAt ? { revokedAt } : {}),
   });
