@@ -2,17 +2,22 @@
 // account store and reloaded when the CLI changes them (polled every 250 ms, so changes apply within a second);
 // usage is counted exactly in the table that every serving thread shares (sharedUsage.ts), which the primary
 // thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts.
+// The day a key was last used is noted in memory on the request path and written off it, at most once per key and
+// UTC day in each serving thread (a batch every few seconds, and at a stop).
 import type { Account, AccountStore, KeyRecord } from '../accounts/accountStore.js';
 import { ApiError } from '../errors.js';
 import { hashKey } from '../accounts/keys.js';
 import { log } from '../log.js';
 import { PLAN_NAMES, type PlanName, type Plans } from '../accounts/plans.js';
-import { planQuota, quotaHeaders, type PlanQuota, type QuotaDecision } from './quota.js';
+import { currentUsage, planQuota, quotaHeaders, type CurrentUsage, type PlanQuota, type QuotaDecision } from './quota.js';
 import type { UsageLedger } from './usageLedger.js';
 
 const RELOAD_MS = 250;
 /** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
 const VERIFIED_KEYS_LIMIT = 100_000;
+/** How often the days of last use noted since the previous write are written (off the request path). */
+const LAST_USE_FLUSH_MS = 5000;
+const DAY_MS = 86_400_000;
 
 export interface Admission {
   account: Account;
@@ -35,6 +40,14 @@ export class AccessControl {
   private timer: NodeJS.Timeout | undefined;
   private readonly verified = new Map<string, KeyRecord>();
   private readonly plans: Readonly<Record<PlanName, PlanQuota>>;
+  /** Key hash → the UTC day this thread last noted it used (so each key is noted once a day). */
+  private readonly lastUse = new Map<string, string>();
+  /** Key hash → day, noted and not written yet. */
+  private pendingUse = new Map<string, string>();
+  private lastUseTimer: NodeJS.Timeout | undefined;
+  private lastUseWriting: Promise<void> = Promise.resolve();
+  /** The current UTC day, computed once a day. */
+  private today = { start: 0, end: 0, text: '' };
 
   constructor(
     private readonly store: AccountStore,
@@ -63,14 +76,55 @@ export class AccessControl {
         log('error', 'accounts_reload_failed', { error: String(error) });
       }
     }, RELOAD_MS).unref();
+    this.lastUseTimer = setInterval(() => void this.writeLastUse(), LAST_USE_FLUSH_MS).unref();
   }
 
-  stop(): void {
+  /** Stops polling and writes the days of last use still pending. */
+  stop(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.lastUseTimer);
+    return this.writeLastUse();
   }
 
-  /** The account of a request's key; throws 401 or 403 as the contract says. */
-  authenticate(authorization: string, xApiKey: string): Account {
+  /** Writes the days of last use noted since the previous write, in one batch; writes never overlap. */
+  writeLastUse(): Promise<void> {
+    this.lastUseWriting = this.lastUseWriting.then(async () => {
+      if (this.pendingUse.size === 0) return;
+      const batch = this.pendingUse;
+      this.pendingUse = new Map();
+      try {
+        await this.store.keyUsed(batch);
+      } catch (error) {
+        for (const [hash, day] of batch) if (!this.pendingUse.has(hash)) this.pendingUse.set(hash, day);
+        log('error', 'key_last_use_write_failed', { error: String(error) });
+      }
+    });
+    return this.lastUseWriting;
+  }
+
+  private dayOf(now: number): string {
+    const today = this.today;
+    if (now >= today.start && now < today.end) return today.text;
+    const start = Math.floor(now / DAY_MS) * DAY_MS;
+    this.today = { start, end: start + DAY_MS, text: new Date(start).toISOString().slice(0, 10) };
+    return this.today.text;
+  }
+
+  /** On the request path: a Map lookup, and a Map write once per key and day. */
+  private noteUse(record: KeyRecord, now: number): void {
+    const day = this.dayOf(now);
+    if (this.lastUse.get(record.hash) === day) return;
+    this.lastUse.set(record.hash, day);
+    if (record.lastUsedDay !== day) this.pendingUse.set(record.hash, day);
+  }
+
+  /** This minute's and this month's counts of an account against its plan at `now`, counting nothing (the dashboard). */
+  usageOf(account: Account, now: number): CurrentUsage {
+    return currentUsage(this.usage.read(account.id), this.plans[account.plan], now);
+  }
+
+  /** The account of a request's key; throws 401 or 403 as the contract says. Notes the key's day of use. */
+  authenticate(authorization: string, xApiKey: string, now = Date.now()): Account {
     const key = keyFromHeaders(authorization, xApiKey);
     if (key === undefined) {
       throw new ApiError('missing_api_key', 'An API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".');
@@ -83,6 +137,7 @@ export class AccessControl {
     const account = record && this.accounts.get(record.accountId);
     if (!record || !account) throw new ApiError('invalid_api_key', 'This API key does not exist. Check it, or create one in the dashboard.');
     if (record.revokedAt) throw new ApiError('api_key_revoked', `This API key (${record.prefix}…) was revoked on ${record.revokedAt}; use another key.`);
+    this.noteUse(record, now);
     return account;
   }
 
@@ -101,7 +156,7 @@ export class AccessControl {
 
   /** Authenticates (401/403) and counts one request against the account's limits (429). */
   admit(authorization: string, xApiKey: string, now: number): Admission {
-    const account = this.authenticate(authorization, xApiKey);
+    const account = this.authenticate(authorization, xApiKey, now);
     return { account, quota: this.count(account, now) };
   }
 }

@@ -119,3 +119,34 @@ export function quotaHeaders(d: QuotaDecision): Record<string, string> {
   if (d.refused) headers['Retry-After'] = String(d.retryAfter);
   return headers;
 }
+
+/** An account's counts as the limits see them at an instant, for showing (the dashboard); counts nothing. */
+export interface CurrentUsage {
+  minuteCount: number;
+  perMinute: number;
+  /** Whole seconds until the current window ends; 0 when no window is open. */
+  minuteReset: number;
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  monthCount: number;
+  perMonth: number;
+  /** ISO instant of the first moment of the next UTC month. */
+  monthReset: string;
+}
+
+/** The counts of `usage` brought to `now` (an ended window or month reads as zero), on a copy. */
+export function currentUsage(usage: Usage | undefined, plan: PlanLimits, now: number): CurrentUsage {
+  const open = usage !== undefined && usage.windowCount > 0 && now >= usage.windowStart && now < usage.windowStart + WINDOW_MS;
+  const copy = { ...(usage ?? emptyUsage()) };
+  rollOver(copy, now);
+  const m = monthAt(now);
+  return {
+    minuteCount: copy.windowCount,
+    perMinute: plan.perMinute,
+    minuteReset: open ? Math.max(1, Math.ceil((copy.windowStart + WINDOW_MS - now) / 1000)) : 0,
+    month: m.key,
+    monthCount: copy.monthCount,
+    perMonth: plan.perMonth,
+    monthReset: m.endText,
+  };
+}

@@ -2,7 +2,7 @@
 // shared memory (sharedUsage.ts), exact across the serving threads; fleet mode will put one atomic Redis script
 // behind the same method. Values in (no closures, so a remote implementation can run the same rule), the decision
 // out, synchronous on the embedded path.
-import type { PlanQuota, QuotaDecision } from './quota.js';
+import type { PlanQuota, QuotaDecision, Usage } from './quota.js';
 
 export interface UsageLedger {
   /**
@@ -10,4 +10,6 @@ export interface UsageLedger {
    * and returns what the rate-limit and quota headers say; a refusal counts nothing.
    */
   count(accountId: string, plan: PlanQuota, now: number, requests: number): QuotaDecision;
+  /** A copy of the account's usage as last counted (not brought to any clock: see quota.ts's currentUsage), counting nothing. */
+  read(accountId: string): Usage | undefined;
 }

@@ -117,7 +117,7 @@ function accessErrors(): Array<[ErrorCode, string, string]> {
     allAccounts: () => new Map([[account.id, account]]),
   } as unknown as AccountStore;
   let usage: Usage = { month: '2026-03', monthCount: 120, windowStart: EXAMPLE_NOW - 12_000, windowCount: DEFAULT_PLANS.trial.perMinute };
-  const ledger: UsageLedger = { count: (_id, plan, now, requests) => admit(usage, plan, now, requests) };
+  const ledger: UsageLedger = { count: (_id, plan, now, requests) => admit(usage, plan, now, requests), read: () => ({ ...usage }) };
   const access = new AccessControl(store, DEFAULT_PLANS, ledger);
   const refusal = (run: () => unknown): [ErrorCode, string] => {
     try {

@@ -53,8 +53,9 @@ if (process.env.ACCESS_CONTROL === 'off') {
   try {
     accountStore = openAccountStore(config.dataDir);
     usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
-    usage.load(accountStore.allUsage());
-    usageWriter = new UsageWriter(accountStore, usage);
+    const stored = accountStore.allUsage();
+    usage.load(stored);
+    usageWriter = new UsageWriter(accountStore, usage, stored);
     usageWriter.start();
   } catch (error) {
     fail((error as Error).message, error);

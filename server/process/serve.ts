@@ -130,7 +130,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       state.serving = false;
       await edge.drain(STOP_GRACE_MS);
       closeApp(app);
-      access?.stop();
+      await access?.stop();
       await accountStore?.close();
       await storeFollower.stop();
     },
