@@ -5,6 +5,7 @@
 import type { DashboardRoute } from './dashboardTypes.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
+import { createKey, keysList, revokeKey, usageOverview } from './keysAndUsage.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -19,7 +20,13 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   { method: 'GET', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'none', body: 'none', handler: confirmLinkPage },
   { method: 'POST', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'signin', body: 'form', handler: redeemLink },
 
-  // Keys (/dashboard/keys, /dashboard/keys/:id/revoke), usage, passkeys (`json` bodies): their modules add entries here.
+  // Keys and usage (keysAndUsage.ts; the pages in keysPage.ts, usagePage.ts, usageChart.ts).
+  { method: 'GET', path: DASHBOARD_PATHS.keys, session: true, csrf: 'none', body: 'none', handler: keysList },
+  { method: 'POST', path: DASHBOARD_PATHS.keys, session: true, csrf: 'session', body: 'form', handler: createKey },
+  { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'session', body: 'form', handler: revokeKey },
+  { method: 'GET', path: DASHBOARD_PATHS.usage, session: true, csrf: 'none', body: 'none', handler: usageOverview },
+
+  // Passkeys (`json` bodies): their module adds entries here.
 
   // Billing (server/dashboard/billing/): /dashboard/billing, /dashboard/billing/checkout, /dashboard/billing/portal,
   // and the provider's webhook, the one route without CSRF (its signature is the check; body `raw`, up to 1 MiB):

@@ -1,6 +1,7 @@
 // The dashboard's vocabulary: a route (one entry of dashboardRoutes.ts), the request a handler sees, the context it
 // works with, and the reply it gives. The surface (dashboardSurface.ts) does everything around a handler: matching,
 // the bounded body, content type, cookies, the session, CSRF, language, headers; a handler only decides.
+import type { CurrentUsage } from '../access/quota.js';
 import type { Account, AccountStore } from '../accounts/accountStore.js';
 import type { IdentityStore, Session } from '../accounts/identityStore.js';
 import type { Plans } from '../accounts/plans.js';
@@ -72,6 +73,8 @@ export interface DashboardServices {
   now(): number;
   /** How long a sign-in code and link work (SIGN_IN_TTL_MS; SIGN_IN_TTL_SECONDS for tests only). */
   signInTtlMs: number;
+  /** This minute's and this month's counts of an account, read without counting (usage page); absent when access control is off. */
+  currentUsage?(account: Account, now: number): CurrentUsage;
 }
 
 export interface DashboardContext {

@@ -110,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     allowedOrigins: () => dashboardOrigins,
     now: Date.now,
     signInTtlMs: config.signInTtlSeconds * 1000,
+    currentUsage: access && ((account, now) => access!.usageOf(account, now)),
   });
   let dashboardOrigins: string[] = [];
   const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard]);

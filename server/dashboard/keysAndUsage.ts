@@ -1,0 +1,63 @@
+// The handlers of the keys and usage pages (routes in dashboardRoutes.ts; the surface checks the session, and CSRF
+// on the POSTs, before any of them runs). The pages themselves are pure (keysPage.ts, usagePage.ts).
+import { currentUsage } from '../access/quota.js';
+import { keyIdOf, normalizeKeyName, utcDay } from '../accounts/keys.js';
+import type { DashboardContext, DashboardReply, DashboardRequest } from './dashboardTypes.js';
+import { createdKeyPage, keyNotFoundPage, keysPage, keyView, KEYS_PATH, KEYS_WORDS, NAME_FIELD, type PageContent } from './keysPage.js';
+import { usagePage, usageRange } from './usagePage.js';
+
+const page = (context: DashboardContext, status: number, content: PageContent): DashboardReply => ({ status, body: context.page(content) });
+
+/** Query parameter of the redirect after a revocation: the revoked key's id, for the notice. */
+const REVOKED_PARAM = 'revoked';
+
+function listPage(context: DashboardContext, status: number, extra: { notice?: string; nameError?: string; nameValue?: string } = {}): DashboardReply {
+  const account = context.account!;
+  const keys = context.services.accounts.keysOf(account.id).map(keyView);
+  return page(context, status, keysPage({ language: context.language, keys, csrf: context.csrfToken, ...extra }));
+}
+
+/** GET /dashboard/keys */
+export function keysList(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const revoked = request.query.get(REVOKED_PARAM);
+  let notice: string | undefined;
+  if (revoked) {
+    const record = context.services.accounts.keysOf(context.account!.id).find((k) => keyIdOf(k.hash) === revoked && k.revokedAt);
+    if (record) {
+      const view = keyView(record);
+      notice = KEYS_WORDS[context.language].revokedNotice(view.name || KEYS_WORDS[context.language].unnamed, view.shown);
+    }
+  }
+  return listPage(context, 200, { notice });
+}
+
+/** POST /dashboard/keys (field `name`): the new key, shown this once (the surface answers no-store). */
+export function createKey(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const given = request.form.get(NAME_FIELD) ?? '';
+  const name = normalizeKeyName(given);
+  if (name === undefined) return listPage(context, 400, { nameError: KEYS_WORDS[context.language].nameMissing, nameValue: given.slice(0, 200) });
+  const { key, record } = context.services.accounts.createKeyFor(context.account!.id, name);
+  return { ...page(context, 200, createdKeyPage({ language: context.language, key, name: record.name })), code: 'key_created' };
+}
+
+/** POST /dashboard/keys/:id/revoke: only a key of the signed-in account; then back to the list (303). */
+export function revokeKey(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const account = context.account!;
+  const id = request.params.id ?? '';
+  const record = /^[0-9a-f]{16}$/.test(id) ? context.services.accounts.keysOf(account.id).find((k) => keyIdOf(k.hash) === id) : undefined;
+  if (!record) return { ...page(context, 404, keyNotFoundPage(context.language)), code: 'key_not_found' };
+  context.services.accounts.revokeKeyOf(account.id, record.hash);
+  return { status: 303, location: `${KEYS_PATH}?${REVOKED_PARAM}=${id}` };
+}
+
+/** GET /dashboard/usage */
+export function usageOverview(_request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const account = context.account!;
+  const { services } = context;
+  const now = services.now();
+  // The serving thread's shared counts, read without counting; with access control off, nothing is counted.
+  const current = services.currentUsage?.(account, now) ?? currentUsage(undefined, services.plans[account.plan], now);
+  const { fromDay, toDay } = usageRange(utcDay(now));
+  const days = services.accounts.dailyUsage(account.id, fromDay, toDay);
+  return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days }));
+}
