@@ -74,9 +74,8 @@ ${notice(message)}${emailForm(context, w)}`;
   return { status: 400, body: context.page({ title: w.signInTitle, main }) };
 }
 
-/** GET /dashboard/sign-in */
+/** GET /dashboard/sign-in (signed in or not: signing in again, or as someone else, rotates the session). */
 export function signInPage(_request: DashboardRequest, context: DashboardContext): DashboardReply {
-  if (context.account) return { status: 303, location: DASHBOARD_PATHS.home };
   return renderSignIn(context);
 }
 

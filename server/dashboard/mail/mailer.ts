@@ -1,6 +1,7 @@
 // Sending mail behind one interface. With SMTP_URL (`smtp://user:pass@host:port`), nodemailer sends it; without, each
 // message is composed the same way (nodemailer's stream transport: the same MIME message) and written to
 // DATA_DIR/outbox/<time>-<id>.eml, and the log names the file and the sign-in code, so `make run` works alone.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -51,8 +52,9 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(message) {
       const info = await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
       mkdirSync(dir, { recursive: true });
-      const time = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-      const id = `${process.pid}-${++written}-${Math.random().toString(36).slice(2, 8)}`;
+      // Names sort in the order written: the time to the millisecond, then this process's counter.
+      const time = new Date().toISOString().replace(/[-:.]/g, '');
+      const id = `${process.pid}-${String(++written).padStart(6, '0')}-${randomBytes(3).toString('hex')}`;
       const file = path.join(dir, `${time}-${id}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log('warn', 'mail_outbox', { to: message.to, subject: message.subject, file, ...(message.code ? { code: message.code } : {}) });
