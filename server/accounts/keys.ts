@@ -41,7 +41,7 @@ export function normalizeKeyName(name: string): string | undefined {
   // Control characters (C0, DEL, C1) and line/paragraph separators become spaces; then runs of space collapse.
   const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
   if (cleaned === '') return undefined;
-  return [...cleaned].slice(0, KEY_NAME_MAX).join('');
+  return [...cleaned].slice(0, KEY_NAME_MAX).join('').trimEnd();
 }
 
 /** UTC day `YYYY-MM-DD` of an instant. */

@@ -40,6 +40,8 @@ describe('keys with names and last four', () => {
     expect(() => store.createKeyFor('acc_nobody', 'x')).toThrow(AccountStoreError);
     expect(normalizeKeyName('a\u0000b\u2028c')).toBe('a b c');
     expect(normalizeKeyName('x'.repeat(100))).toHaveLength(60);
+    expect(normalizeKeyName('x'.repeat(59) + ' y')).toBe('x'.repeat(59));
+    expect(normalizeKeyName('😀'.repeat(70))).toBe('😀'.repeat(60)); // characters, not UTF-16 units
   });
 
   it('keysOf lists only the account’s own keys', () => {
