@@ -2,10 +2,13 @@
 // rest; a path nobody answers is the localized 404 (errorPages.ts). Public URL shapes come from links.ts.
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
+import { homePages } from './homePages.js';
+import { placePages } from './placePages.js';
+import { searchPage } from './searchPage.js';
 
 export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage | undefined;
 
-export const SITE_HANDLERS: readonly SiteHandler[] = [];
+export const SITE_HANDLERS: readonly SiteHandler[] = [homePages, searchPage, placePages];
 
 /** The query parameters pages read: the page cache keys on these alone, so other parameters cannot multiply it. */
 export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q'];

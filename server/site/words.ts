@@ -14,6 +14,7 @@ export interface Words {
   hijriMonths: readonly string[];
   home: string;
   countries: string;
+  regions: string;
   regionsOf: (country: string) => string;
   placesIn: (region: string) => string;
   search: string;
@@ -76,6 +77,7 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     hijriMonths: ['Muharram', 'Safar', 'Rabi al-Awwal', 'Rabi al-Thani', 'Jumada al-Ula', 'Jumada al-Akhirah', 'Rajab', 'Shaban', 'Ramadan', 'Shawwal', 'Dhu al-Qadah', 'Dhu al-Hijjah'],
     home: 'Home',
     countries: 'Countries',
+    regions: 'Regions',
     regionsOf: (country) => `Prayer times in ${country}: regions`,
     placesIn: (region) => `Prayer times in ${region}: places`,
     search: 'Search',
@@ -136,6 +138,7 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     hijriMonths: ['Muharrem', 'Safer', 'Rebiülevvel', 'Rebiülahir', 'Cemaziyelevvel', 'Cemaziyelahir', 'Recep', 'Şaban', 'Ramazan', 'Şevval', 'Zilkade', 'Zilhicce'],
     home: 'Ana sayfa',
     countries: 'Ülkeler',
+    regions: 'Bölgeler',
     regionsOf: (country) => `${country} namaz vakitleri: bölgeler`,
     placesIn: (region) => `${region} namaz vakitleri: yerler`,
     search: 'Ara',

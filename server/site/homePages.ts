@@ -1,0 +1,82 @@
+// The chooser at `/` (both languages), and each language's home: the search form, the most populous places and
+// every country.
+import { CHOOSER_PATH, LANGUAGE_HOME_PATH, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { directoryOf } from '../places/placeDirectory.js';
+import type { PlaceCatalog } from '../places/placeCatalog.js';
+import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
+import { html } from './html.js';
+import { page } from './layout.js';
+import { searchForm } from './errorPages.js';
+import type { SiteContext } from './siteContext.js';
+import type { SitePage, SiteRequest } from './sitePage.js';
+import { countryName, WORDS } from './words.js';
+
+const HOME_VALID_MS = 3_600_000;
+const POPULAR_COUNT = 24;
+
+const popularByCatalog = new WeakMap<readonly StoredPlace[], StoredPlace[]>();
+
+/** The most populous places of the catalog, largest first. */
+function popular(catalog: PlaceCatalog): StoredPlace[] {
+  let list = popularByCatalog.get(catalog.places);
+  if (!list) {
+    list = catalog.places.filter((p) => p.population !== undefined).sort((a, b) => b.population! - a.population!).slice(0, POPULAR_COUNT);
+    popularByCatalog.set(catalog.places, list);
+  }
+  return list;
+}
+
+function chooser(request: SiteRequest): SitePage {
+  const main = html`<h1>${WORDS.tr.siteName} · ${WORDS.en.siteName}</h1>
+<p lang="tr">${WORDS.tr.tagline}</p>
+<p>${WORDS.en.tagline}</p>
+<ul class="list">
+<li><a href="${LANGUAGE_HOME_PATH.tr}" hreflang="tr" lang="tr">Türkçe</a></li>
+<li><a href="${LANGUAGE_HOME_PATH.en}" hreflang="en">English</a></li>
+</ul>`;
+  return {
+    status: 200,
+    body: page(request.base, {
+      language: 'en',
+      title: `${WORDS.en.siteName} · ${WORDS.tr.siteName}`,
+      description: WORDS.en.tagline,
+      canonicalPath: CHOOSER_PATH,
+      alternates: LANGUAGE_HOME_PATH,
+      main,
+    }),
+    validUntil: request.now + HOME_VALID_MS,
+  };
+}
+
+function home(request: SiteRequest, ctx: SiteContext, language: SiteLanguage): SitePage {
+  const w = WORDS[language];
+  const catalog = ctx.catalog;
+  const countries = catalog
+    ? directoryOf(catalog.places).countries.map((c) => ({ path: c.path, name: countryName(c.code, language) })).sort((a, b) => a.name.localeCompare(b.name, language))
+    : [];
+  const main = html`<h1>${w.siteName}</h1>
+<p class="lede">${w.tagline}</p>
+${searchForm(language)}
+${catalog && html`<h2>${w.popular}</h2>
+<ul class="list">${popular(catalog).map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${countryName(p.country, language)}</span></li>`)}</ul>
+<h2>${w.countries}</h2>
+<ul class="list">${countries.map((c) => html`<li><a href="${placePagePath(language, c.path)}">${c.name}</a></li>`)}</ul>`}`;
+  return {
+    status: 200,
+    body: page(request.base, {
+      language,
+      title: w.siteName,
+      description: w.tagline,
+      canonicalPath: LANGUAGE_HOME_PATH[language],
+      alternates: LANGUAGE_HOME_PATH,
+      main,
+    }),
+    validUntil: request.now + HOME_VALID_MS,
+  };
+}
+
+export function homePages(request: SiteRequest, ctx: SiteContext): SitePage | undefined {
+  if (request.path === CHOOSER_PATH) return chooser(request);
+  const language = SITE_LANGUAGES.find((l) => request.path === LANGUAGE_HOME_PATH[l] || request.path === `${LANGUAGE_HOME_PATH[l]}/`);
+  return language && home(request, ctx, language);
+}

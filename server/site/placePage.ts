@@ -1,0 +1,176 @@
+// A place's page: today's times with the next prayer marked and counted down, the month's timetable, the qibla, the
+// method and madhab with a form to change them, nearby places, the other language, the calendar feed and the API
+// call that gives the same data. Every time on it is the API's answer for the same place, day, method and madhab
+// (ctx.data.answer: the same route and handler), so a page and the API never disagree.
+import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
+import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/calendarDate.js';
+import { nextLocalMidnight } from '../../pipeline/localTime.js';
+import { METHODS } from '../../pipeline/methods.js';
+import { ApiError } from '../errors.js';
+import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, placePagePath, type SiteLanguage } from '../links.js';
+import type { PlaceCatalog } from '../places/placeCatalog.js';
+import { html, type Html } from './html.js';
+import { page, type Crumb } from './layout.js';
+import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView } from './placeView.js';
+import type { SiteContext } from './siteContext.js';
+import type { SitePage, SiteRequest } from './sitePage.js';
+import { countryName, formatNumber, longDate, monthTitle, shortDay, WORDS } from './words.js';
+
+const NEARBY_COUNT = 10;
+const MONTH_PARAMETER = /^(\d{4})-(\d{2})$/;
+
+/** The breadcrumb of a site path: home, country, region, place (as far as the path goes). */
+export function crumbsOf(language: SiteLanguage, segments: readonly { path: string; name: string }[]): Crumb[] {
+  return [{ name: WORDS[language].home, path: LANGUAGE_HOME_PATH[language] }, ...segments.map((s) => ({ name: s.name, path: placePagePath(language, s.path) }))];
+}
+
+export function placeCrumbs(language: SiteLanguage, place: StoredPlace): Crumb[] {
+  const [country, region] = place.path.split('/');
+  return crumbsOf(language, [
+    { path: country, name: countryName(place.country, language) },
+    { path: `${country}/${region}`, name: place.region },
+    { path: place.path, name: place.name },
+  ]);
+}
+
+/** `?month=YYYY-MM`, checked; undefined when not asked. */
+function monthAsked(text: string | undefined): { year: number; month: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = MONTH_PARAMETER.exec(text.trim());
+  const year = m ? Number(m[1]) : NaN;
+  const month = m ? Number(m[2]) : NaN;
+  if (!m || month < 1 || month > 12 || year < 1900 || year > 2100) {
+    throw new ApiError('invalid_parameter', 'month must be a month YYYY-MM from 1900-01 to 2100-12.');
+  }
+  return { year, month };
+}
+
+const hijriText = (h: { day: number; month: number; year: number }, language: SiteLanguage): string =>
+  `${h.day} ${WORDS[language].hijriMonths[h.month - 1]} ${h.year}`;
+
+function shiftMonth(year: number, month: number, by: number): string {
+  const index = year * 12 + (month - 1) + by;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+export function placePage(request: SiteRequest, ctx: SiteContext, catalog: PlaceCatalog, place: StoredPlace, language: SiteLanguage): SitePage {
+  const w = WORDS[language];
+  const { now, base, query } = request;
+  const choice: Record<string, string> = {};
+  for (const name of ['method', 'madhab'] as const) {
+    const value = query.get(name);
+    if (value !== undefined && value !== '') choice[name] = value;
+  }
+  const asked = monthAsked(query.get('month') || undefined);
+  const at = { city: place.path, ...choice };
+  const today = ctx.data.answer('getPrayerTimes', at, now) as unknown as DailyView;
+  const todayDate = parseDate(today.date) as CalendarDate;
+  const tomorrow = ctx.data.answer('getPrayerTimes', { ...at, date: formatDate(addDays(todayDate, 1)) }, now) as unknown as DailyView;
+  const shown = asked ?? { year: todayDate.year, month: todayDate.month };
+  const month = ctx.data.answer('getMonthlyTimetable', { ...at, year: String(shown.year), month: String(shown.month) }, now) as unknown as MonthView;
+  const next = (ctx.data.answer('getNextPrayer', at, now) as unknown as NextView).next;
+  const qibla = ctx.data.answer('getQibla', { city: place.path }, now) as unknown as QiblaView;
+
+  const country = countryName(place.country, language);
+  const path = placePagePath(language, place.path);
+  const alternates = { tr: placePagePath('tr', place.path), en: placePagePath('en', place.path) };
+  const variant = Object.keys(choice).length > 0 || asked !== undefined;
+  const variantQuery = new URLSearchParams({ ...choice }).toString();
+  const withQuery = (extra: Record<string, string>): string => {
+    const q = new URLSearchParams({ ...choice, ...extra }).toString();
+    return q ? `${path}?${q}` : path;
+  };
+  const nextAt = Date.parse(next.iso);
+  const todayIso = today.iso;
+  const nextIsToday = NEXT_PRAYERS.some((p) => todayIso[p] === next.iso);
+  const apiQuery = new URLSearchParams({ city: place.path, ...choice }).toString();
+
+  const todayRows = TIME_NAMES.map((name) => {
+    const isNext = nextIsToday && todayIso[name] === next.iso && name !== 'imsak';
+    const counted = (NEXT_PRAYERS as readonly string[]).includes(name);
+    return html`<tr${counted && html` data-at="${todayIso[name]}" data-name="${w.times[name]}"`}${isNext && html` class="next" aria-current="time"`}>
+<th scope="row">${w.times[name]}</th><td><time datetime="${todayIso[name]}">${today.times[name]}</time></td></tr>`;
+  });
+  const hoursLeft = Math.floor(next.inSeconds / 3600);
+  const minutesLeft = Math.floor((next.inSeconds % 3600) / 60);
+  const secondsClock = [hoursLeft, minutesLeft, next.inSeconds % 60].map((n) => String(n).padStart(2, '0')).join(':');
+
+  const monthRows = month.days.map((day) => {
+    const isToday = day.date === today.date;
+    return html`<tr${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${TIME_NAMES.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
+  });
+
+  const extras = EXTRA_NAMES.filter((name) => today.extras[name] !== undefined);
+  const nearby = catalog.nearby(place, NEARBY_COUNT);
+
+  const main = html`<h1>${w.prayerTimesIn(place.name)}</h1>
+<p class="lede">${place.region}, ${country} · ${longDate(today.date, language)} · <span lang="${language}">${hijriText(today.hijri, language)}</span></p>
+<p id="next-prayer" class="next-prayer" data-tomorrow-at="${tomorrow.iso.fajr}" data-tomorrow-name="${w.times.fajr}">${w.nextPrayer}: <strong class="next-name">${w.times[next.prayer]}</strong> <time datetime="${next.iso}">${next.time}</time>, ${w.nextPrayerIn} <span class="next-left" role="timer" aria-live="off">${secondsClock}</span></p>
+<table class="today-times">
+<caption>${w.today}: ${longDate(today.date, language)}</caption>
+<thead><tr><th scope="col">${w.prayer}</th><th scope="col">${w.time}</th></tr></thead>
+<tbody>
+${todayRows}
+</tbody>
+</table>
+${today.estimated.length > 0 && html`<p class="note">${w.estimatedNote} ${today.estimated.map((n) => w.times[n]).join(', ')}</p>`}
+${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
+<dl class="facts">${extras.map((name) => html`<dt>${w.extras[name]}</dt><dd>${today.extras[name]}</dd>`)}</dl>`}
+<section class="month-section" aria-labelledby="month-heading">
+<h2 id="month-heading">${w.monthlyTimetable(monthTitle(month.year, month.month, language))} · ${place.name}</h2>
+<nav class="month-nav" aria-label="${w.monthlyTimetable(monthTitle(month.year, month.month, language))}">
+<a href="${withQuery({ month: shiftMonth(month.year, month.month, -1) })}" rel="nofollow">← ${w.previousMonth}</a>
+<a href="${withQuery({ month: shiftMonth(month.year, month.month, 1) })}" rel="nofollow">${w.nextMonth} →</a>
+</nav>
+<table class="month">
+<thead><tr><th scope="col">${w.date}</th><th scope="col">${w.hijriDate}</th>${TIME_NAMES.map((name) => html`<th scope="col">${w.times[name]}</th>`)}</tr></thead>
+<tbody>
+${monthRows}
+</tbody>
+</table>
+</section>
+<h2>${w.qibla}</h2>
+<p>${w.qiblaText(formatNumber(qibla.bearing, language), formatNumber(qibla.distanceKm, language))}</p>
+<h2>${w.calculation}</h2>
+<p>${w.method}: ${today.method.name} · ${w.madhab}: ${w.madhabs[today.madhab]} · ${w.timeZone}: ${today.timeZone} · ${w.coordinates}: ${place.latitude}, ${place.longitude}</p>
+${choiceForm(language, path, choice, asked && `${asked.year}-${String(asked.month).padStart(2, '0')}`)}
+<h2>${w.nearby}</h2>
+<ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${p.region}</span></li>`)}</ul>
+<h2>${w.calendar}</h2>
+<p>${w.calendarNote} <a href="${path}${CALENDAR_SUFFIX}${variantQuery ? `?${variantQuery}` : ''}">${path}${CALENDAR_SUFFIX}</a></p>
+<h2>${w.sameInApi}</h2>
+<p>${w.apiNote}</p>
+<pre><code>curl -H "Authorization: Bearer $KEY" '${base}/api/v1/times?${apiQuery}'</code></pre>
+<p><a href="${alternates[language === 'tr' ? 'en' : 'tr']}" hreflang="${language === 'tr' ? 'en' : 'tr'}" lang="${language === 'tr' ? 'en' : 'tr'}">${WORDS[language === 'tr' ? 'en' : 'tr'].prayerTimesIn(place.name)}</a></p>`;
+
+  return {
+    status: 200,
+    body: page(base, {
+      language,
+      title: `${w.prayerTimesIn(place.name)} · ${place.region}, ${country}`,
+      description: w.placeDescription(place.name, `${place.region}, ${country}`),
+      canonicalPath: path,
+      alternates,
+      crumbs: placeCrumbs(language, place),
+      noindex: variant,
+      scripts: ['countdown.js'],
+      main,
+    }),
+    // Rendered again after the next prayer (the marked one changes) and at the place's midnight (a new day).
+    validUntil: Math.min(nextAt, nextLocalMidnight(now, today.timeZone)),
+  };
+}
+
+/** The GET form that changes the method and madhab (and keeps the month asked for). */
+function choiceForm(language: SiteLanguage, action: string, choice: Record<string, string>, month: string | undefined): Html {
+  const w = WORDS[language];
+  const option = (value: string, label: string, selected: boolean): Html => html`<option value="${value}"${selected && html` selected`}>${label}</option>`;
+  return html`<form class="choose" action="${action}" method="get">
+<div><label for="method">${w.method}</label>
+<select id="method" name="method">${option('', `(${w.defaultChoice})`, !choice.method)}${METHODS.map((m) => option(m.id, m.name, choice.method === m.id))}</select></div>
+<div><label for="madhab">${w.madhab}</label>
+<select id="madhab" name="madhab">${option('', `(${w.defaultChoice})`, !choice.madhab)}${(['shafi', 'hanafi'] as const).map((m) => option(m, w.madhabs[m], choice.madhab === m))}</select></div>
+${month && html`<input type="hidden" name="month" value="${month}">`}
+<button type="submit">${w.apply}</button>
+</form>`;
+}

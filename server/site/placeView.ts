@@ -1,0 +1,43 @@
+// The API's answers as the place page reads them: the fields it shows, typed. The API's own schema (OpenAPI) is the
+// authority; these are the parts a page needs, checked by the tests that compare a page with the API.
+
+export type TimeName = 'imsak' | 'fajr' | 'sunrise' | 'dhuhr' | 'asr' | 'maghrib' | 'isha';
+export type ExtraName = 'ishraq' | 'zawalStart' | 'isfirar' | 'midnight' | 'lastThirdStart';
+
+export const TIME_NAMES: readonly TimeName[] = ['imsak', 'fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'];
+/** The times `/next` counts (imsak is a precaution, not a prayer of its own). */
+export const NEXT_PRAYERS: readonly TimeName[] = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'];
+export const EXTRA_NAMES: readonly ExtraName[] = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'];
+
+export interface HijriView {
+  day: number;
+  month: number;
+  year: number;
+}
+
+export interface DailyView {
+  method: { id: string; name: string };
+  madhab: 'shafi' | 'hanafi';
+  timeZone: string;
+  date: string;
+  hijri: HijriView;
+  times: Record<TimeName, string>;
+  iso: Record<TimeName, string>;
+  extras: Partial<Record<ExtraName, string>>;
+  estimated: TimeName[];
+}
+
+export interface MonthView {
+  year: number;
+  month: number;
+  days: Array<{ date: string; hijri: HijriView; times: Record<TimeName, string>; estimated: TimeName[] }>;
+}
+
+export interface NextView {
+  next: { prayer: TimeName; time: string; iso: string; inSeconds: number };
+}
+
+export interface QiblaView {
+  bearing: number;
+  distanceKm: number;
+}
