@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, formatViolations, launchBrowser, openPage, pdfPageCount, printToPdf, screenshot } from '../../testing/browser.js';
+import { axeViolations, formatViolations, launchBrowser, openPage, pdfPageCount, printToPdf, screenshot, type OpenPage, type PageOptions } from '../../testing/browser.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 import { NEXT_PRAYERS, TIME_NAMES, type TimeName } from './placeView.js';
 import { WORDS } from './words.js';
@@ -19,17 +19,22 @@ const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta
 
 let server: RunningServer;
 let key: string;
-let browser: Browser;
+let launching: Promise<Browser>;
 beforeAll(async () => {
-  // The browser first: without chromium this fails at once, with the message that says how to install it.
-  browser = await launchBrowser();
+  // Without chromium every test fails with the message that says how to install it (a hook's failure would only
+  // show them as skipped).
+  launching = launchBrowser();
+  launching.catch(() => undefined);
   // A public base URL as in production, so the screenshots show it rather than a random port (links are paths).
   ({ server, key } = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), PUBLIC_BASE_URL: 'https://prayer-times.example' }));
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await launching?.then((browser) => browser.close(), () => undefined);
   await server?.stop();
 });
+
+/** A page in a context of its own (testing/browser.ts). */
+const open = async (url: string, options?: PageOptions): Promise<OpenPage> => openPage(await launching, url, options);
 
 async function api(path: string): Promise<any> {
   const res = await fetch(server.baseUrl + path, { headers: { 'X-API-Key': key } });
@@ -57,7 +62,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
 
   it('shows today’s seven times and the month, with today marked, with JavaScript off', async () => {
     const { today, month } = await todayAndMonth();
-    const { page, status, close } = await openPage(browser, server.baseUrl + PLACE_PAGES[language], { javaScript: false });
+    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language], { javaScript: false });
     try {
       expect(status).toBe(200);
 
@@ -97,7 +102,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
     const asr = Date.parse(today.iso.asr);
     const maghrib = Date.parse(today.iso.maghrib);
     // The server renders for its own clock; only the browser's is set: ten minutes before today's asr.
-    const { page, status, close } = await openPage(browser, server.baseUrl + PLACE_PAGES[language], { clockAt: asr - 10 * 60_000 });
+    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language], { clockAt: asr - 10 * 60_000 });
     try {
       expect(status).toBe(200);
       const rows = page.locator('table.today-times tr[data-at]');
@@ -134,7 +139,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
   });
 
   it('has no WCAG 2.1 AA violation (axe-core), and is screenshot for the docs', async () => {
-    const { page, status, close } = await openPage(browser, server.baseUrl + PLACE_PAGES[language]);
+    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language]);
     try {
       expect(status).toBe(200);
       const violations = await axeViolations(page);
@@ -148,7 +153,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
 
   // This month, and a month of 31 days (`?month=`, the same page for another month).
   it.each(['', '?month=2027-01'])('prints the month on one A4 page (%s)', async (query) => {
-    const { page, status, close } = await openPage(browser, server.baseUrl + PLACE_PAGES[language] + query);
+    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language] + query);
     try {
       expect(status).toBe(200);
       const pdf = await printToPdf(page);
@@ -166,7 +171,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
 
 describe('axe-core finds no WCAG 2.1 AA violation on', () => {
   it.each(['/en/prayer-times/turkey', '/tr/namaz-vakitleri/turkey/istanbul', '/docs/api', '/pricing'])('%s', async (path) => {
-    const { page, status, close } = await openPage(browser, server.baseUrl + path);
+    const { page, status, close } = await open(server.baseUrl + path);
     try {
       expect(status, path).toBe(200);
       const violations = await axeViolations(page);
@@ -180,7 +185,7 @@ describe('axe-core finds no WCAG 2.1 AA violation on', () => {
 describe('the harness', () => {
   it('runs axe-core under the site’s CSP and reports what it finds', async () => {
     // The 404 page: served with the site's headers (script-src 'self'), then given an image without a text alternative.
-    const { page, status, close } = await openPage(browser, `${server.baseUrl}/en/prayer-times/nowhere/at-all`);
+    const { page, status, close } = await open(`${server.baseUrl}/en/prayer-times/nowhere/at-all`);
     try {
       expect(status).toBe(404);
       expect(await axeViolations(page)).toEqual([]);
@@ -194,7 +199,7 @@ describe('the harness', () => {
   });
 
   it('counts page objects, not the page tree', async () => {
-    const { page, close } = await openPage(browser, 'about:blank');
+    const { page, close } = await open('about:blank');
     try {
       await page.setContent('<p style="break-after: page">one</p><p style="break-after: page">two</p><p>three</p>');
       expect(pdfPageCount(await page.pdf({ format: 'A4' }))).toBe(3);
