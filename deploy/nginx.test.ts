@@ -284,13 +284,21 @@ describe('the API, MCP and the site through the pair', () => {
     expect(document.servers[0].url).toContain(BASE);
   });
 
-  it('a path outside the API (the site is still to come): the server’s 404 JSON', async () => {
+  it('the site behind nginx: pages as HTML with their headers, and the JSON 404 for a path nobody serves', async () => {
     for (const p of ['/', '/en/prayer-times/turkey/istanbul/kadikoy']) {
       const { response } = await send(`GET ${p} HTTP/1.1\r\nHost: api.example\r\n\r\n`);
-      expect(response.status, p).toBe(404);
-      expect(response.headers['x-request-id']).toMatch(/^[0-9a-z]+-[0-9a-z]+$/);
-      expect(json(response).error).toMatchObject({ code: 'not_found', docs: `${BASE}/docs/errors#not_found` });
+      expect(response.status, p).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.body.toString('utf8')).toContain(`<link rel="canonical" href="${BASE}${p}">`);
+      // Conditional requests reach the server through nginx (If-None-Match is passed on).
+      const again = await send(`GET ${p} HTTP/1.1\r\nHost: api.example\r\nIf-None-Match: ${response.headers.etag}\r\n\r\n`);
+      expect(again.response.status, p).toBe(304);
     }
+    const { response } = await send(`GET /nowhere HTTP/1.1\r\nHost: api.example\r\n\r\n`);
+    expect(response.status).toBe(404);
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-z]+-[0-9a-z]+$/);
+    expect(json(response).error).toMatchObject({ code: 'not_found', docs: `${BASE}/docs/errors#not_found` });
   });
 
   it('CORS preflight reaches the server', async () => {

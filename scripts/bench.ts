@@ -1,8 +1,11 @@
 // `make bench`: a fresh server, every endpoint through the whole path (key, quota, parameters, answer) at 64
 // connections, beside this machine's ceiling for the stack measured in the same run: with one serving thread, then
-// with one per core (the default), each beside a ceiling with as many threads.
+// with one per core (the default), each beside a ceiling with as many threads. The site's place page is measured
+// kept (the page cache answers) and rendered on every request (a second server with PAGE_CACHE_MB=0), beside a
+// ceiling that answers a constant body of the page's size.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute.js';
@@ -30,6 +33,8 @@ const endpoints: Array<[string, string]> = [
   ['/cities', '/api/v1/cities?q=ist'],
   ['/qibla', '/api/v1/qibla?city=istanbul'],
 ];
+
+const PLACE_PAGE = '/en/prayer-times/turkey/istanbul/istanbul';
 
 interface Row {
   name: string;
@@ -63,6 +68,7 @@ async function measure(threads: number): Promise<Row[]> {
     const c = before.requestsPerSecond >= after.requestsPerSecond ? before : after;
     const other = c === before ? after : before;
     rows.unshift({ name: `ceiling (${timesBytes} B constant)`, rps: c.requestsPerSecond, p50: c.p50ms, p99: c.p99ms, note: `${other.requestsPerSecond.toFixed(0)} in its other run` });
+    rows.push(...(await placePageRows(server.baseUrl, threads)));
   } finally {
     ceiling?.kill();
     await server.stop();
@@ -70,19 +76,67 @@ async function measure(threads: number): Promise<Row[]> {
   return rows;
 }
 
+/** A ceiling of one body size, measured once (the API's ceiling is measured twice, around the endpoints). */
+async function ceilingFor(bytes: number, threads: number, name: string): Promise<Row> {
+  const server = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(bytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
+    runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
+    const r = runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: SECONDS });
+    return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
+  } finally {
+    server.kill();
+  }
+}
+
+function wrkRow(name: string, url: string): Row {
+  runWrk(url, { connections: CONNECTIONS, seconds: 2 });
+  const r = runWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
+  return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
+}
+
+/** The size of an answer, on a connection of its own (a kept-alive one may have timed out during the runs). */
+function bodyBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The place page kept and rendered each time, and the ceiling for a body of its size (the page rows' reference). */
+async function placePageRows(baseUrl: string, threads: number): Promise<Row[]> {
+  const bytes = await bodyBytes(baseUrl + PLACE_PAGE);
+  const ceilingRow = await ceilingFor(bytes, threads, `ceiling (${bytes} B, page size)`);
+  const kept = wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
+  const { server } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads), PAGE_CACHE_MB: '0' });
+  try {
+    return [ceilingRow, kept, wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
+  } finally {
+    await server.stop();
+  }
+}
+
 const cores = availableParallelism();
 const single = await measure(1);
 const several = cores > 1 ? await measure(cores) : undefined;
+/** Each row against its ceiling: the API's for the API rows, the page-size one for the page rows after it. */
+const referenceOf = (rows: Row[], i: number): Row => rows.slice(0, i + 1).findLast((r) => r.name.startsWith('ceiling')) ?? rows[0];
 const line = (r: Row, ceiling: Row, extra = '') =>
   `| ${r.name.padEnd(26)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${`${((100 * r.rps) / ceiling.rps).toFixed(0)}%`.padStart(11)} |${extra}`;
 console.log(
   `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
     `\nOne serving thread (WORKERS=1), beside a one-thread ceiling:\n` +
-    `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${single.map((r) => line(r, single[0])).join('\n')}\n` +
+    `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${single.map((r, i) => line(r, referenceOf(single, i))).join('\n')}\n` +
     (several
       ? `\n${cores} serving threads (WORKERS=${cores}, the default here), beside a ${cores}-thread ceiling; gain over one thread:\n` +
         `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  | gain  |\n|---|---|---|---|---|---|\n` +
-        several.map((r, i) => line(r, several[0], ` ${`${(r.rps / single[i].rps).toFixed(2)}x`.padStart(5)} |`)).join('\n')
+        several.map((r, i) => line(r, referenceOf(several, i), ` ${`${(r.rps / single[i].rps).toFixed(2)}x`.padStart(5)} |`)).join('\n')
       : '') +
     `\n\nThe ceilings' other runs: ${[single, several].filter((t) => t).map((t) => `${t![0].note}`).join('; ')} req/s.`,
 );

@@ -21,6 +21,102 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** What each code means for the one who gets it: when it happens (the contract's table) and what to do. /docs/errors renders it. */
+export interface ErrorExplanation {
+  when: string;
+  fix: string;
+  /** A message for the example body, for a code the OpenAPI document has no example of. */
+  exampleMessage?: string;
+}
+
+export const ERROR_DOCS: Readonly<Record<ErrorCode, ErrorExplanation>> = {
+  missing_parameter: {
+    when: 'A required parameter is absent: no place (neither city nor lat and lon), lat without lon or lon without lat, or no q for /cities.',
+    fix: 'Add the parameter the message names. Each operation of the API reference lists its parameters and how they go together.',
+  },
+  invalid_parameter: {
+    when: 'A value is out of range, of the wrong type or format, or not allowed: lat 91, month 13, a date that is not a real day from 1900-01-01 to 2100-12-31, a method that does not exist, an empty value (lat=), tz without lat and lon.',
+    fix: 'Send a value the message allows; the API reference gives each parameter’s type, bounds and allowed values.',
+  },
+  unknown_parameter: {
+    when: 'The query has a parameter the endpoint does not take (tz on /qibla, a misspelt name), or the same parameter twice.',
+    fix: 'Remove it, or correct its spelling; give each parameter once.',
+  },
+  conflicting_parameters: {
+    when: 'city is given together with lat or lon.',
+    fix: 'Give either city, or lat and lon (with tz if you like), not both.',
+  },
+  missing_api_key: {
+    when: 'The request carries no key: neither Authorization: Bearer <key> nor X-API-Key: <key>.',
+    fix: 'Send your key in one of those headers (see the authentication page). An Authorization header with another scheme (Basic) is not a key.',
+  },
+  invalid_api_key: {
+    when: 'The key sent does not exist (a typo, a key of another server, a truncated copy).',
+    fix: 'Copy the key again, whole (mk_ and 32 characters), or create a new one.',
+  },
+  api_key_revoked: {
+    when: 'The key was revoked. A revoked key is never reactivated.',
+    fix: 'Use another key of the account, or create a new one.',
+  },
+  city_not_found: {
+    when: 'No place of the catalog matches city.',
+    fix: 'Search with /api/v1/cities?q= and use the path it returns (turkey/istanbul/kadikoy), add the country (“Paris, FR”), or give lat and lon.',
+  },
+  not_found: {
+    when: 'There is no such path: the API lives under /api/v1, and only the paths of its operations (the API reference lists them) answer there.',
+    fix: 'Check the path against the API reference (or /api/v1/openapi.json).',
+  },
+  method_not_allowed: {
+    when: 'A method other than GET or OPTIONS on an API path (HEAD included), or other than POST or OPTIONS on /mcp. The Allow header lists the methods the path takes.',
+    fix: 'Use GET for the API, POST for MCP messages.',
+    exampleMessage: 'POST is not allowed here; use GET.',
+  },
+  rate_limit_exceeded: {
+    when: 'The account’s per-minute limit is used up. The minute is a fixed 60-second window per account, shared by all its keys and by MCP tool calls; a refused request is not counted.',
+    fix: 'Wait the seconds Retry-After gives (RateLimit-Reset says the same), or move to a plan with a higher limit.',
+  },
+  quota_exceeded: {
+    when: 'The account’s monthly quota is used up (the calendar month in UTC). When both limits are reached, this one is answered.',
+    fix: 'Wait until X-Quota-Reset (the first instant of the next UTC month), or move to a larger plan.',
+  },
+  service_unavailable: {
+    when: 'The service is starting or shutting down, the place catalog is not built yet (city= and /cities), or the precomputed timetables cannot be read.',
+    fix: 'Try again in a few seconds; answers by lat and lon, /qibla and /hijri usually go on. If it lasts, tell the operator.',
+  },
+  internal_error: {
+    when: 'Never expected: something failed on our side. The body is still JSON, and the message names the request id under which the error is logged.',
+    fix: 'Try again; if it happens again, report the request id (also in the X-Request-Id header).',
+  },
+};
+
+/**
+ * The errors nginx in front answers itself (deploy/nginx.conf), in the API's error shape, with docs links to
+ * /docs/errors#{code}: their status and message here are those of the conf (a test compares them).
+ */
+export const EDGE_ERRORS = {
+  bad_request: {
+    status: 400,
+    message:
+      'This is not a request we can read: a missing Host header, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header, or headers over 8 KiB.',
+    when: 'The request cannot be read as HTTP: no Host header, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header, or headers over 8 KiB in all. Answered by the reverse proxy, before the service sees the request.',
+    fix: 'Send a well-formed HTTP/1.1 request with a Host header and short headers; an HTTP client library does this for you.',
+  },
+  uri_too_long: {
+    status: 414,
+    message: 'The request line may be at most 8 KiB.',
+    when: 'The request line (method, path and query) is longer than 8 KiB. Answered by the reverse proxy.',
+    fix: 'Shorten the query: no parameter of the API needs more than a few hundred characters.',
+  },
+  payload_too_large: {
+    status: 413,
+    message: 'A request body may be at most 1048576 bytes.',
+    when: 'A request body is larger than 1 MiB (1,048,576 bytes); only MCP messages have bodies. Answered by the reverse proxy; the service itself answers a larger MCP message 413 with a JSON-RPC error (−32600) instead of this body.',
+    fix: 'Send smaller messages: one tool call needs a few hundred bytes. Split a large batch.',
+  },
+} as const satisfies Record<string, ErrorExplanation & { status: number; message: string }>;
+
+export type EdgeErrorCode = keyof typeof EDGE_ERRORS;
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(

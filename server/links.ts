@@ -17,6 +17,10 @@ export const AUTHENTICATION_DOCS_PATH = '/docs/authentication';
 export const MCP_DOCS_PATH = '/docs/mcp';
 export const PRICING_PATH = '/pricing';
 export const DASHBOARD_PATH = '/dashboard';
+/** The MCP server (Streamable HTTP, POST). */
+export const MCP_PATH = '/mcp';
+/** The OpenAPI description, served without a key. */
+export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 /** A place's page in one language. */
 export const placePageUrl = (base: string, language: SiteLanguage, placePath: string): string =>

@@ -15,7 +15,8 @@ const LAYERS: Array<[rank: number, prefixes: string[]]> = [
   [6, ['testing/']],
   [5, ['server/process/']],
   [4, ['server/edge/', 'server/api/', 'server/site/', 'server/dashboard/']],
-  [3, ['server/places/', 'server/timetables/', 'server/access/']],
+  // server/web: what the HTML surfaces share (the escaping template, static assets, security headers).
+  [3, ['server/places/', 'server/timetables/', 'server/access/', 'server/web/']],
   [2, ['server/accounts/']],
   // The vocabulary every server folder shares: error codes, public URL shapes, the log.
   [1.5, ['server/errors.ts', 'server/links.ts', 'server/log.ts']],

@@ -1,6 +1,5 @@
 // Accounts and their keys behind one interface: the embedded implementation is LMDB (lmdbAccountStore.ts); fleet
 // mode will put Redis behind the same methods. Values in, values out, synchronous reads on the request path.
-import path from 'node:path';
 import type { Usage } from './usage.js';
 import { LmdbAccountStore } from './lmdbAccountStore.js';
 import type { PlanName } from './plans.js';
@@ -24,7 +23,7 @@ export interface KeyRecord {
 
 export class AccountStoreError extends Error {}
 
-export const accountsPath = (dataDir: string): string => path.join(dataDir, 'accounts');
+export { accountsPath } from './accountsEnvironment.js';
 
 export interface AccountStore {
   /** Grows with every change to accounts or keys; a server reloads when it moves. */

@@ -2,18 +2,18 @@
 // DATA_DIR/accounts, apart from the precomputed times. The CLI writes accounts and keys and bumps `version`; the server reads them (and watches
 // `version` to pick changes up) and is the only writer of usage.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Database, RootDatabase } from 'lmdb';
+import { openAccountsEnvironment, type AccountsEnvironment } from './accountsEnvironment.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from './keys.js';
 import type { PlanName } from './plans.js';
 import type { Usage } from './usage.js';
-import { AccountStoreError, accountsPath, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
+import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 export class LmdbAccountStore implements AccountStore {
   private constructor(
+    private readonly environment: AccountsEnvironment,
     private readonly root: RootDatabase,
     private readonly accounts: Database<Account, string>,
     private readonly emails: Database<string, string>,
@@ -23,16 +23,15 @@ export class LmdbAccountStore implements AccountStore {
   ) {}
 
   static open(dataDir: string): LmdbAccountStore {
-    const dir = accountsPath(dataDir);
-    mkdirSync(dir, { recursive: true });
-    const root = open({ path: dir, maxDbs: 8 });
+    const environment = openAccountsEnvironment(dataDir);
     return new LmdbAccountStore(
-      root,
-      root.openDB<Account, string>({ name: 'accounts' }),
-      root.openDB<string, string>({ name: 'emails' }),
-      root.openDB<KeyRecord, string>({ name: 'keys' }),
-      root.openDB<Usage, string>({ name: 'usage' }),
-      root.openDB<number, string>({ name: 'meta' }),
+      environment,
+      environment.root,
+      environment.database<Account>('accounts'),
+      environment.database<string>('emails'),
+      environment.database<KeyRecord>('keys'),
+      environment.database<Usage>('usage'),
+      environment.database<number>('meta'),
     );
   }
 
@@ -130,6 +129,6 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   async close(): Promise<void> {
-    await this.root.close();
+    await this.environment.close();
   }
 }

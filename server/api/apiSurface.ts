@@ -12,8 +12,9 @@ import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import { CORS_HEADERS, errorReply, failureReply, jsonReply, quotaBlock } from './replies.js';
 import { ROUTES_BY_PATH, type Route } from './routes.js';
+import { OPENAPI_PATH } from '../links.js';
 
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+export { OPENAPI_PATH };
 export const HEALTH_PATH = '/healthz';
 
 const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {

@@ -24,8 +24,9 @@ import { log } from '../log.js';
 import { paramSchema, validateParams } from './params.js';
 import { RenderedBody } from '../timetables/renderedResponses.js';
 import { ROUTES, type RequestContext, type Route } from './routes.js';
+import { MCP_PATH } from '../links.js';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 const SERVER_INFO = { name: 'prayer-times', version: '1.0.0' };
 
 /** The tool list, derived from the route table once. */

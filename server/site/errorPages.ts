@@ -1,7 +1,7 @@
 // The site's own error pages: a 404 in the language of the path with a search form, a 400 that says what was wrong,
 // a 405, and the rare 503 and 500. Never an echo of the request unescaped (html.ts escapes every value).
 import { SEARCH_PATH, type SiteLanguage } from '../links.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../web/html.js';
 import { page } from './layout.js';
 import type { SitePage } from './sitePage.js';
 import { WORDS } from './words.js';

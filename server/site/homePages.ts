@@ -4,7 +4,7 @@ import { CHOOSER_PATH, LANGUAGE_HOME_PATH, placePagePath, SITE_LANGUAGES, type S
 import { directoryOf } from '../places/placeDirectory.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
 import type { SiteContext } from './siteContext.js';
@@ -13,6 +13,7 @@ import { countryName, WORDS } from './words.js';
 
 const HOME_VALID_MS = 3_600_000;
 const POPULAR_COUNT = 24;
+const TURKEY_PATH = 'turkey';
 
 const popularByCatalog = new WeakMap<readonly StoredPlace[], StoredPlace[]>();
 
@@ -54,9 +55,13 @@ function home(request: SiteRequest, ctx: SiteContext, language: SiteLanguage): S
   const countries = catalog
     ? directoryOf(catalog.places).countries.map((c) => ({ path: c.path, name: countryName(c.code, language) })).sort((a, b) => a.name.localeCompare(b.name, language))
     : [];
+  // Every Turkish district is in the catalog: the provinces are one click from home, as on Diyanet's site.
+  const turkey = catalog && directoryOf(catalog.places).country(TURKEY_PATH);
   const main = html`<h1>${w.siteName}</h1>
 <p class="lede">${w.tagline}</p>
 ${searchForm(language)}
+${turkey && html`<h2>${w.regionsOf(countryName(turkey.code, language))}</h2>
+<ul class="list">${turkey.regions.map((r) => html`<li><a href="${placePagePath(language, r.path)}">${r.name}</a></li>`)}</ul>`}
 ${catalog && html`<h2>${w.popular}</h2>
 <ul class="list">${popular(catalog).map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${countryName(p.country, language)}</span></li>`)}</ul>
 <h2>${w.countries}</h2>

@@ -1,8 +1,8 @@
 // The frame of every page: head (title, description, canonical URL, hreflang alternates, robots, breadcrumb JSON-LD,
 // stylesheet), the header with the site's links and the other language, the breadcrumb, main, the footer.
 import { DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, SEARCH_PATH, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
-import { assetHref } from './assets.js';
-import { html, jsonForScript, type Html } from './html.js';
+import { assetHref } from '../web/assets.js';
+import { html, jsonForScript, type Html } from '../web/html.js';
 import { WORDS } from './words.js';
 
 export interface Crumb {
@@ -17,8 +17,11 @@ export interface Frame {
   description: string;
   /** The page's own path (the canonical URL is the base and this). */
   canonicalPath: string;
-  /** The same page in each language (paths), for hreflang and the language link; x-default is the English one. */
-  alternates?: Readonly<Record<SiteLanguage, string>>;
+  /**
+   * The same page in each language it exists in (paths), for hreflang and the language link; x-default is the
+   * English one. A page in one language only (the docs) names just that one.
+   */
+  alternates?: Readonly<Partial<Record<SiteLanguage, string>>>;
   /** From the home page down to this page (this page last). */
   crumbs?: readonly Crumb[];
   /** Variants (another method, madhab or month) and search results: not for search engines. */
@@ -49,8 +52,8 @@ export function page(base: string, frame: Frame): Html {
 <meta name="description" content="${frame.description}">
 <link rel="canonical" href="${base}${frame.canonicalPath}">
 ${frame.alternates && [
-  SITE_LANGUAGES.map((l) => html`<link rel="alternate" hreflang="${l}" href="${base}${frame.alternates![l]}">\n`),
-  html`<link rel="alternate" hreflang="x-default" href="${base}${frame.alternates.en}">\n`,
+  SITE_LANGUAGES.filter((l) => frame.alternates![l] !== undefined).map((l) => html`<link rel="alternate" hreflang="${l}" href="${base}${frame.alternates![l]}">\n`),
+  html`<link rel="alternate" hreflang="x-default" href="${base}${frame.alternates.en ?? frame.alternates.tr}">\n`,
 ]}${frame.noindex && html`<meta name="robots" content="noindex, follow">\n`}<link rel="stylesheet" href="${assetHref('site.css')}">
 <link rel="icon" href="${assetHref('icon.svg')}" type="image/svg+xml">
 ${crumbs.length > 1 && html`<script type="application/ld+json">${breadcrumbJsonLd(base, crumbs)}</script>\n`}${(frame.scripts ?? []).map((s) => html`<script src="${assetHref(s)}" defer></script>\n`)}</head>

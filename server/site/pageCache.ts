@@ -1,7 +1,6 @@
 // Rendered pages kept in memory, per serving thread: a page is rendered once per place, language, local day and
 // choice of method (and again after each prayer, so the marked "next prayer" stays true with JavaScript off), then
 // answered as it is until it expires. Bounded by bytes; the oldest entries go first.
-import { createHash } from 'node:crypto';
 
 export interface CachedPage {
   status: number;
@@ -12,8 +11,6 @@ export interface CachedPage {
   validUntil: number;
   location?: string;
 }
-
-export const etagOf = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 export class PageCache {
   private readonly pages = new Map<string, CachedPage>();

@@ -9,7 +9,7 @@ import { METHODS } from '../../pipeline/methods.js';
 import { ApiError } from '../errors.js';
 import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, placePagePath, type SiteLanguage } from '../links.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
 import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView } from './placeView.js';
 import type { SiteContext } from './siteContext.js';

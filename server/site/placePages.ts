@@ -4,7 +4,7 @@
 import { ApiError } from '../errors.js';
 import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import { directoryOf, type DirectoryCountry, type DirectoryRegion } from '../places/placeDirectory.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { crumbsOf, placePage } from './placePage.js';
 import type { SiteContext } from './siteContext.js';

@@ -1,7 +1,7 @@
 // The site's search (`/tr/ara?q=`, `/en/search?q=`): the catalog's matching, as the API's /cities and `city=` use
 // it, shown as a list of links to the places' pages. Results are not for search engines (noindex).
 import { SEARCH_PATH, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
-import { html } from './html.js';
+import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
 import type { SiteContext } from './siteContext.js';

@@ -1,6 +1,6 @@
 // What a page of the site answers, before it goes on the wire (siteSurface.ts adds the headers, the ETag and the
 // cache): each page module returns a SitePage, and the surface does the rest in one place.
-import type { Html } from './html.js';
+import type { Html } from '../web/html.js';
 
 export interface SitePage {
   status: 200 | 301 | 400 | 404 | 405 | 503;
@@ -32,7 +32,7 @@ export interface SiteRequest {
   base: string;
 }
 
-export const HTML_TYPE = 'text/html; charset=utf-8';
+export { HTML_TYPE } from '../web/securityHeaders.js';
 
 /** Parses a query leniently: pages ignore what they do not read, and a bad escape is kept as it came. */
 export function pageQuery(raw: string): Map<string, string> {

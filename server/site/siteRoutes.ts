@@ -1,5 +1,11 @@
 // The site's pages in the order they are tried: each module answers the paths it owns and passes (undefined) on the
 // rest; a path nobody answers is the localized 404 (errorPages.ts). Public URL shapes come from links.ts.
+import { apiReferencePage } from './apiReferencePage.js';
+import { authenticationDocsPage } from './authenticationDocsPage.js';
+import { errorsDocsPage } from './errorsDocsPage.js';
+import { gettingStartedPage } from './gettingStartedPage.js';
+import { mcpDocsPage } from './mcpDocsPage.js';
+import { pricingPage } from './pricingPage.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { homePages } from './homePages.js';
@@ -8,7 +14,17 @@ import { searchPage } from './searchPage.js';
 
 export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage | undefined;
 
-export const SITE_HANDLERS: readonly SiteHandler[] = [homePages, searchPage, placePages];
+export const SITE_HANDLERS: readonly SiteHandler[] = [
+  homePages,
+  searchPage,
+  placePages,
+  gettingStartedPage,
+  apiReferencePage,
+  errorsDocsPage,
+  authenticationDocsPage,
+  mcpDocsPage,
+  pricingPage,
+];
 
 /** The query parameters pages read: the page cache keys on these alone, so other parameters cannot multiply it. */
 export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q'];

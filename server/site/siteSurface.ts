@@ -6,22 +6,16 @@ import { clipped, headerBlock } from '../edge/edge.js';
 import { ApiError } from '../errors.js';
 import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, ROBOTS_PATH, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
 import { log } from '../log.js';
-import { ASSETS } from './assets.js';
+import { ASSETS } from '../web/assets.js';
 import { messagePage, notFoundPage } from './errorPages.js';
-import { etagOf, PageCache, type CachedPage } from './pageCache.js';
+import { PageCache, type CachedPage } from './pageCache.js';
+import { etagMatches, etagOf } from '../web/entityTags.js';
+import { HTML_TYPE, SECURITY_HEADER_LINES } from '../web/securityHeaders.js';
 import type { SiteContext, SiteOptions } from './siteContext.js';
-import { HTML_TYPE, pageQuery, type SitePage, type SiteRequest } from './sitePage.js';
+import { pageQuery, type SitePage, type SiteRequest } from './sitePage.js';
 import { PAGE_PARAMETERS, SITE_HANDLERS } from './siteRoutes.js';
 
-/** The contract's security headers, on every answer of the site. Scripts only from our own files. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-const SECURITY_HEADERS = headerBlock([
-  ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
-  ['X-Frame-Options', 'DENY'],
-]);
+const SECURITY_HEADERS = headerBlock(SECURITY_HEADER_LINES);
 
 const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const YEAR_SECONDS = 365 * 86_400;
@@ -33,13 +27,6 @@ const plainPage = (status: 500 | 503, text: string): Reply => ({
   contentType: HTML_TYPE,
   headers: { 'Cache-Control': 'no-store' },
 });
-
-/** Whether If-None-Match names this ETag (a list, `*`, or a weak form of it). */
-export function etagMatches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch === '') return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
 
 export function siteSurface(options: SiteOptions): Surface {
   const cache = new PageCache(options.pageCacheBytes ?? DEFAULT_PAGE_CACHE_BYTES);

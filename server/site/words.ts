@@ -213,13 +213,27 @@ const shortDayFormats: Record<SiteLanguage, Intl.DateTimeFormat> = {
 };
 
 const utc = (date: string): Date => new Date(`${date}T00:00:00Z`);
+
+/** Formatting a date with Intl is slow next to the rest of a page (a month has 31 rows): each text is kept. */
+function remembered(format: (date: string, language: SiteLanguage) => string): (date: string, language: SiteLanguage) => string {
+  const texts = new Map<string, string>();
+  return (date, language) => {
+    const key = `${language}${date}`;
+    let text = texts.get(key);
+    if (text === undefined) {
+      if (texts.size >= 20_000) texts.clear();
+      texts.set(key, (text = format(date, language)));
+    }
+    return text;
+  };
+}
 /** "November 2026", "Kasım 2026". */
 export const monthTitle = (year: number, month: number, language: SiteLanguage): string =>
   monthFormats[language].format(Date.UTC(year, month - 1, 1));
 /** "Monday, 23 November 2026", "23 Kasım 2026 Pazartesi". */
-export const longDate = (date: string, language: SiteLanguage): string => dayFormats[language].format(utc(date));
+export const longDate = remembered((date, language) => dayFormats[language].format(utc(date)));
 /** "Mon 23", "23 Pzt" for the rows of the month. */
-export const shortDay = (date: string, language: SiteLanguage): string => shortDayFormats[language].format(utc(date));
+export const shortDay = remembered((date, language) => shortDayFormats[language].format(utc(date)));
 
 const numberFormats: Record<SiteLanguage, Intl.NumberFormat> = { en: new Intl.NumberFormat('en'), tr: new Intl.NumberFormat('tr') };
 export const formatNumber = (value: number, language: SiteLanguage): string => numberFormats[language].format(value);
