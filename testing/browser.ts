@@ -60,6 +60,11 @@ export interface OpenPage {
   context: BrowserContext;
   /** The main document's HTTP status. */
   status: number;
+  /**
+   * What went wrong while the page lived, as lines: script errors, Content-Security-Policy violations (an inline
+   * script or style the page's own CSP refuses), subresources that failed or answered 4xx/5xx. Empty on a good page.
+   */
+  problems: string[];
   close(): Promise<void>;
 }
 
@@ -72,6 +77,17 @@ export async function openPage(browser: Browser, url: string, options: PageOptio
   });
   try {
     const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
+    page.on('response', (response) => {
+      if (response.status() >= 400 && !response.request().isNavigationRequest()) {
+        problems.push(`${response.status()}: ${response.url()}`);
+      }
+    });
     if (options.clockAt !== undefined) {
       // Installed before the page loads: the page's scripts see the given instant from their first line. Paused, so
       // the countdown moves only when the test moves the clock.
@@ -81,7 +97,7 @@ export async function openPage(browser: Browser, url: string, options: PageOptio
     if (options.fixedTime !== undefined) await page.clock.setFixedTime(options.fixedTime);
     const response = await page.goto(url, { waitUntil: 'load' });
     if (!response && url !== 'about:blank') throw new Error(`no response for ${url}`);
-    return { page, context, status: response?.status() ?? 0, close: () => context.close() };
+    return { page, context, status: response?.status() ?? 0, problems, close: () => context.close() };
   } catch (error) {
     await context.close();
     throw error;

@@ -139,13 +139,15 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
   });
 
   it('has no WCAG 2.1 AA violation (axe-core), and is screenshot for the docs', async () => {
-    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language]);
+    const { page, status, problems, close } = await open(server.baseUrl + PLACE_PAGES[language]);
     try {
       expect(status).toBe(200);
       const violations = await axeViolations(page);
       expect(violations, formatViolations(violations)).toEqual([]);
       const png = await screenshot(page, `${SCREENSHOTS}place-${language}.png`);
       expect(png.readUInt32BE(16)).toBe(1200); // the PNG's width
+      // …and the browser had nothing to complain of: no script error, nothing the CSP refused, no failed asset.
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
@@ -170,12 +172,28 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
 });
 
 describe('axe-core finds no WCAG 2.1 AA violation on', () => {
-  it.each(['/en/prayer-times/turkey', '/tr/namaz-vakitleri/turkey/istanbul', '/docs/api', '/pricing'])('%s', async (path) => {
-    const { page, status, close } = await open(server.baseUrl + path);
+  // The pages the brief names, then the other kinds of page (home pages, docs, search, a variant, the 404).
+  it.each([
+    ['/en/prayer-times/turkey', 200],
+    ['/tr/namaz-vakitleri/turkey/istanbul', 200],
+    ['/docs/api', 200],
+    ['/pricing', 200],
+    ['/', 200],
+    ['/tr', 200],
+    ['/docs', 200],
+    ['/docs/errors', 200],
+    ['/docs/authentication', 200],
+    ['/docs/mcp', 200],
+    ['/en/search?q=kad', 200],
+    [`${PLACE_PAGES.tr}?method=karachi&madhab=hanafi&month=2027-02`, 200],
+    ['/tr/namaz-vakitleri/nowhere', 404],
+  ] as const)('%s', async (path, expected) => {
+    const { page, status, problems, close } = await open(server.baseUrl + path);
     try {
-      expect(status, path).toBe(200);
+      expect(status, path).toBe(expected);
       const violations = await axeViolations(page);
       expect(violations, formatViolations(violations)).toEqual([]);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
@@ -190,9 +208,34 @@ describe('the harness', () => {
       expect(status).toBe(404);
       expect(await axeViolations(page)).toEqual([]);
       await page.locator('main').evaluate((main) => main.insertAdjacentHTML('beforeend', '<img src="/assets/icon.svg">'));
+      // A style attribute in markup would be refused by the CSP (style-src 'self'); the CSSOM is not.
+      await page.locator('h1').evaluate((h1) => (h1 as unknown as { style: { color: string } }).style.color = '#ccc');
       const violations = await axeViolations(page);
-      expect(violations.map((v) => v.id)).toEqual(['image-alt']);
+      expect(violations.map((v) => v.id).sort()).toEqual(['color-contrast', 'image-alt']);
       expect(formatViolations(violations)).toContain('image-alt (critical)');
+      expect(formatViolations(violations)).toContain('insufficient color contrast of 1.6');
+    } finally {
+      await close();
+    }
+  });
+
+  it('reports what the CSP refuses and assets that fail', async () => {
+    const { page, problems, close } = await open(`${server.baseUrl}/en/nowhere`);
+    try {
+      expect(problems).toEqual([]);
+      await page.evaluate(() => {
+        const d = (globalThis as any).document;
+        const script = d.createElement('script');
+        script.textContent = 'void 0';
+        d.body.append(script);
+        const img = d.createElement('img');
+        img.src = '/assets/missing.png';
+        img.alt = '';
+        d.body.append(img);
+      });
+      await expect.poll(() => problems.length).toBe(2);
+      expect(problems.join('\n')).toMatch(/^CSP: .*script-src 'self'/m);
+      expect(problems.join('\n')).toMatch(/^404: .*\/assets\/missing\.png$/m);
     } finally {
       await close();
     }
