@@ -55,6 +55,9 @@ async function todayAndMonth(): Promise<{ today: Today; month: { days: Array<{ d
   return { today, month: await api(`/api/v1/month?city=${PLACE}&year=${year}&month=${month}`) };
 }
 
+/** Seconds as the countdown shows them: hh:mm:ss. */
+const hms = (s: number): string => [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+
 const texts = (page: Page, selector: string): Promise<string[]> => page.locator(selector).allTextContents().then((all) => all.map((t) => t.trim()));
 
 describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
@@ -130,9 +133,24 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
       expect(await marked()).toEqual([{ at: today.iso.maghrib, current: 'time' }]);
       expect(await page.locator('table.today-times tr[data-name]').evaluateAll((trs) => trs.filter((tr) => tr.hasAttribute('aria-current')).length)).toBe(1);
       expect(await page.locator('#next-prayer .next-name').textContent()).toBe(w.times.maghrib);
-      const s = Math.floor((maghrib - now) / 1000);
-      const clock = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
-      expect(await page.locator('#next-prayer .next-left').textContent()).toBe(clock);
+      expect(await page.locator('#next-prayer .next-left').textContent()).toBe(hms(Math.floor((maghrib - now) / 1000)));
+    } finally {
+      await close();
+    }
+  });
+
+  it('after isha, counts down to tomorrow’s fajr and marks no row of today', async () => {
+    const { today } = await todayAndMonth();
+    const [y, m, d] = today.date.split('-').map(Number);
+    const tomorrowDate = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+    const tomorrow: Today = await api(`/api/v1/times?city=${PLACE}&date=${tomorrowDate}`);
+    const at = Date.parse(today.iso.isha) + 60_000;
+    const { page, close } = await open(server.baseUrl + PLACE_PAGES[language], { clockAt: at });
+    try {
+      expect(await page.locator('table.today-times tr.next, table.today-times tr[aria-current]').count()).toBe(0);
+      expect(await page.locator('#next-prayer .next-name').textContent()).toBe(w.times.fajr);
+      expect(await page.locator('#next-prayer .next-left').textContent()).toBe(hms(Math.floor((Date.parse(tomorrow.iso.fajr) - at) / 1000)));
+      expect(await page.locator('#next-prayer').isVisible()).toBe(true);
     } finally {
       await close();
     }
