@@ -6,7 +6,10 @@ import { errorsDocsPage } from './errorsDocsPage.js';
 import { gettingStartedPage } from './gettingStartedPage.js';
 import { mcpDocsPage } from './mcpDocsPage.js';
 import { pricingPage } from './pricingPage.js';
+import { calendarFeeds } from './calendarFeed.js';
+import { robots } from './robots.js';
 import type { SiteContext } from './siteContext.js';
+import { sitemaps } from './sitemaps.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { homePages } from './homePages.js';
 import { placePages } from './placePages.js';
@@ -17,6 +20,10 @@ export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage |
 export const SITE_HANDLERS: readonly SiteHandler[] = [
   homePages,
   searchPage,
+  robots,
+  sitemaps,
+  // Before the place pages: `{place page}.ics` is under their prefix.
+  calendarFeeds,
   placePages,
   gettingStartedPage,
   apiReferencePage,

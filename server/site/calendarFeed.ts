@@ -1,0 +1,118 @@
+// A place's calendar subscription: its page's URL with `.ics` (`/en/prayer-times/turkey/istanbul/kadikoy.ics`), the
+// six prayers of the next 12 months from the place's local today as events at their UTC instants, named in the
+// page's language. `?method=` and `?madhab=` as on the page (the API validates them). The times are the API's: 13
+// month answers (wallClock.ts turns their `HH:mm` into instants), not 366 day answers.
+import { addDays, fromEpochDay, toEpochDay, type CalendarDate } from '../../pipeline/calendarDate.js';
+import { localDate, localNoon, nextLocalMidnight } from '../../pipeline/localTime.js';
+import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
+import { ApiError } from '../errors.js';
+import { CALENDAR_SUFFIX, PLACE_PAGE_PREFIX, placeCalendarUrl, placePageUrl, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { writeCalendar, type CalendarEvent } from './icalendar.js';
+import type { SiteContext } from './siteContext.js';
+import { decodeLeniently, type SitePage, type SiteRequest } from './sitePage.js';
+import { DAY_PRAYERS, prayerInstants, type DayPrayer } from './wallClock.js';
+import { countryName, WORDS } from './words.js';
+
+export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
+/** The parameters of the page the feed passes on to the API. */
+const FEED_PARAMETERS = ['method', 'madhab'] as const;
+/** A prayer is an instant (the start of its time), not a span. */
+const EVENT_DURATION = 'PT0S';
+
+/** `method` and `madhab` as the page reads them: an empty value (the form's default choice) is the default. */
+function feedParameters(query: ReadonlyMap<string, string>): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const name of FEED_PARAMETERS) {
+    const value = query.get(name);
+    if (value !== undefined && value !== '') parameters[name] = value;
+  }
+  return parameters;
+}
+
+interface MonthAnswer {
+  method: { id: string };
+  madhab: string;
+  days: Array<{ date: string; times: Record<DayPrayer, string> }>;
+}
+
+/** The same date `months` later (the 29th of February a year on is the 1st of March). */
+function monthsLater(date: CalendarDate, months: number): CalendarDate {
+  const index = date.year * 12 + date.month - 1 + months;
+  const first = { year: Math.floor(index / 12), month: (index % 12) + 1, day: 1 };
+  return addDays(first, date.day - 1);
+}
+
+/** The days from `today` to the same date 12 months later (excluded), as the API's month answers give them. */
+export function feedDays(ctx: SiteContext, place: StoredPlace, parameters: Record<string, string>, now: number) {
+  const today = localDate(now, place.timeZone);
+  const first = toEpochDay(today);
+  const end = toEpochDay(monthsLater(today, 12));
+  const days: Array<{ epochDay: number; times: Record<DayPrayer, string> }> = [];
+  let method = '';
+  let madhab = '';
+  for (let m = 0; m <= 12; m++) {
+    const { year, month } = monthsLater({ ...today, day: 1 }, m);
+    const answer = ctx.data.answer('getMonthlyTimetable', { ...parameters, city: place.path, year: String(year), month: String(month) }, now) as unknown as MonthAnswer;
+    method = answer.method.id;
+    madhab = answer.madhab;
+    for (const day of answer.days) {
+      const epochDay = toEpochDay({ year: Number(day.date.slice(0, 4)), month: Number(day.date.slice(5, 7)), day: Number(day.date.slice(8, 10)) });
+      if (epochDay >= first && epochDay < end) days.push({ epochDay, times: day.times });
+    }
+  }
+  return { days, method, madhab };
+}
+
+/** The feed of one place in one language. */
+export function calendarOf(request: SiteRequest, ctx: SiteContext, place: StoredPlace, language: SiteLanguage): SitePage {
+  const parameters = feedParameters(request.query);
+  const { days, method, madhab } = feedDays(ctx, place, parameters, request.now);
+  const host = new URL(request.base).host;
+  const names = WORDS[language].times;
+  const events: CalendarEvent[] = [];
+  for (const day of days) {
+    const instants = prayerInstants(day.epochDay, day.times, place.timeZone);
+    const date = fromEpochDay(day.epochDay);
+    const compact = `${date.year}${String(date.month).padStart(2, '0')}${String(date.day).padStart(2, '0')}`;
+    DAY_PRAYERS.forEach((prayer, i) => {
+      events.push({ uid: `${place.id}-${compact}-${prayer}-${method}-${madhab}@${host}`, start: instants[i], duration: EVENT_DURATION, summary: names[prayer] });
+    });
+  }
+  const where = `${place.name}, ${place.region}, ${countryName(place.country, language)}`;
+  const search = new URLSearchParams(parameters).toString();
+  const today = localDate(request.now, place.timeZone);
+  const body = writeCalendar({
+    prodId: `-//${host}//${WORDS[language].siteName}//${language.toUpperCase()}`,
+    name: WORDS[language].prayerTimesIn(place.name),
+    description: `${WORDS[language].prayerTimesIn(where)} (${method}, ${madhab})`,
+    timeZone: place.timeZone,
+    url: placePageUrl(request.base, language, place.path) + (search && `?${search}`),
+    source: placeCalendarUrl(request.base, language, place.path) + (search && `?${search}`),
+    refresh: 'P1D',
+    // The start of the local day the feed was made for: every thread renders the same bytes that day (one ETag).
+    stamp: nextLocalMidnight(localNoon(addDays(today, -1), place.timeZone), place.timeZone),
+    events,
+  });
+  return { status: 200, body, contentType: CALENDAR_TYPE, validUntil: nextLocalMidnight(request.now, place.timeZone) };
+}
+
+/** `{place page}.ics` in either language; an unknown place passes (the place pages answer 404). */
+export function calendarFeeds(request: SiteRequest, ctx: SiteContext): SitePage | undefined {
+  if (!request.path.endsWith(CALENDAR_SUFFIX)) return undefined;
+  for (const language of SITE_LANGUAGES) {
+    const prefix = `${PLACE_PAGE_PREFIX[language]}/`;
+    if (!request.path.startsWith(prefix)) continue;
+    const catalog = ctx.catalog;
+    if (!catalog) throw new ApiError('service_unavailable', 'The place catalog has not been built yet; try again in a minute.');
+    const placePath = request.path.slice(prefix.length, -CALENDAR_SUFFIX.length);
+    const place = catalog.byPath(placePath);
+    if (place) return calendarOf(request, ctx, place, language);
+    // Another spelling of a known place's path (case, slashes, percent-encoding): its canonical feed.
+    const canonical = decodeLeniently(placePath).toLowerCase().split('/').filter((s) => s !== '').join('/');
+    const known = canonical !== placePath ? catalog.byPath(canonical) : undefined;
+    if (!known) return undefined;
+    const search = new URLSearchParams(feedParameters(request.query)).toString();
+    return { status: 301, body: '', location: placeCalendarUrl(request.base, language, known.path) + (search && `?${search}`), validUntil: request.now + 3_600_000 };
+  }
+  return undefined;
+}
