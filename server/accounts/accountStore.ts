@@ -32,8 +32,11 @@ export interface AccountStore {
   createKey(email: string, plan?: PlanName): { key: string; account: Account; newAccount: boolean };
   /** Revokes a key, given whole or by its unambiguous display prefix. */
   revoke(keyOrPrefix: string): KeyRecord;
+  /** The account of an address, created on a trial plan and without a key when the address is new (dashboard sign-in). */
+  ensureAccount(email: string): { account: Account; newAccount: boolean };
   setPlan(email: string, plan: PlanName): Account;
   accountByEmail(email: string): Account | undefined;
+  accountById(id: string): Account | undefined;
   allAccounts(): Map<string, Account>;
   allKeys(): Map<string, KeyRecord>;
   /** The persisted usage counts, loaded into the ledger at start. */

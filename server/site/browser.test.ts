@@ -191,7 +191,7 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
       expect(await page.locator('table.month tbody tr').last().isVisible()).toBe(true);
       expect(pdfPageCount(pdf)).toBe(1);
       // …and nothing else of main: the place's name and the month.
-      const shown = await page.locator('main > *').evaluateAll((nodes) => nodes.filter((n) => getComputedStyle(n).display !== 'none').map((n) => n.tagName.toLowerCase() + (n.className ? `.${n.className}` : '')));
+      const shown = await page.locator('main > *').evaluateAll((nodes) => nodes.filter((n) => (globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }).getComputedStyle(n).display !== 'none').map((n) => n.tagName.toLowerCase() + (n.className ? `.${n.className}` : '')));
       expect(shown).toEqual(['h1', 'section.month-section']);
     } finally {
       await close();
