@@ -33,7 +33,10 @@ export interface AccountStore {
   /** Revokes a key, given whole or by its unambiguous display prefix. */
   revoke(keyOrPrefix: string): KeyRecord;
   setPlan(email: string, plan: PlanName): Account;
+  /** The same by account id (billing knows accounts by id). */
+  setPlanById(id: string, plan: PlanName): Account;
   accountByEmail(email: string): Account | undefined;
+  accountById(id: string): Account | undefined;
   allAccounts(): Map<string, Account>;
   allKeys(): Map<string, KeyRecord>;
   /** The persisted usage counts, loaded into the ledger at start. */
