@@ -32,6 +32,8 @@ export interface AccountStore {
   createKey(email: string, plan?: PlanName): { key: string; account: Account; newAccount: boolean };
   /** Revokes a key, given whole or by its unambiguous display prefix. */
   revoke(keyOrPrefix: string): KeyRecord;
+  /** The account of an address, created on a trial plan and without a key when the address is new (dashboard sign-in). */
+  ensureAccount(email: string): { account: Account; newAccount: boolean };
   setPlan(email: string, plan: PlanName): Account;
   /** The same by account id (billing knows accounts by id). */
   setPlanById(id: string, plan: PlanName): Account;

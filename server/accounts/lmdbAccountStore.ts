@@ -65,6 +65,22 @@ export class LmdbAccountStore implements AccountStore {
     });
   }
 
+  /** The account of an address; a new address gets a trial account without a key. */
+  ensureAccount(email: string): { account: Account; newAccount: boolean } {
+    const address = normalizeEmail(email);
+    if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw new AccountStoreError(`"${email}" is not an e-mail address`);
+    return this.root.transactionSync(() => {
+      const existingId = this.emails.get(address);
+      const existing = existingId ? this.accounts.get(existingId) : undefined;
+      if (existing) return { account: existing, newAccount: false };
+      const account: Account = { id: `acc_${randomBytes(8).toString('hex')}`, email: address, plan: 'trial', createdAt: new Date().toISOString() };
+      this.accounts.putSync(account.id, account);
+      this.emails.putSync(address, account.id);
+      this.bumpVersion();
+      return { account, newAccount: true };
+    });
+  }
+
   /** Revokes one key, given whole or by its display prefix; a revoked key stays known and is never reactivated. */
   revoke(keyOrPrefix: string): KeyRecord {
     return this.root.transactionSync(() => {
@@ -110,13 +126,13 @@ export class LmdbAccountStore implements AccountStore {
     });
   }
 
-  accountById(id: string): Account | undefined {
-    return this.accounts.get(id);
-  }
-
   accountByEmail(email: string): Account | undefined {
     const id = this.emails.get(normalizeEmail(email));
     return id ? this.accounts.get(id) : undefined;
+  }
+
+  accountById(id: string): Account | undefined {
+    return this.accounts.get(id);
   }
 
   allAccounts(): Map<string, Account> {

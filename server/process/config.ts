@@ -18,6 +18,12 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Memory for rendered site pages, per serving thread, in MB (PAGE_CACHE_MB, default 64). */
   pageCacheMb: number;
+  /** The dashboard's mail: SMTP_URL (`smtp://user:pass@host:port`); unset, messages go to DATA_DIR/outbox/. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM, the sender (default `Prayer Times <no-reply@<host of PUBLIC_BASE_URL, or localhost>>`). */
+  mailFrom: string;
+  /** How long a sign-in code and link work, in seconds (SIGN_IN_TTL_SECONDS: for tests only; default 600). */
+  signInTtlSeconds: number;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -63,14 +69,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(threadHeapMb) || threadHeapMb < 128) throw new Error(`THREAD_HEAP_MB must be an integer of at least 128, not ${env.THREAD_HEAP_MB}`);
   const pageCacheMb = env.PAGE_CACHE_MB === undefined || env.PAGE_CACHE_MB === '' ? 64 : Number(env.PAGE_CACHE_MB);
   if (!Number.isInteger(pageCacheMb) || pageCacheMb < 0 || pageCacheMb > 4096) throw new Error(`PAGE_CACHE_MB must be an integer from 0 to 4096, not ${env.PAGE_CACHE_MB}`);
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]+/.test(smtpUrl)) throw new Error('SMTP_URL must look like smtp://user:pass@host:port (or smtps://)');
+  const publicBaseUrl = env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined;
+  let mailHost = 'localhost';
+  try {
+    if (publicBaseUrl) mailHost = new URL(publicBaseUrl).hostname;
+  } catch {
+    // not a URL: the default sender then
+  }
+  const signInTtlSeconds = env.SIGN_IN_TTL_SECONDS === undefined || env.SIGN_IN_TTL_SECONDS === '' ? 600 : Number(env.SIGN_IN_TTL_SECONDS);
+  if (!Number.isInteger(signInTtlSeconds) || signInTtlSeconds < 1 || signInTtlSeconds > 600) throw new Error(`SIGN_IN_TTL_SECONDS must be 1..600, not ${env.SIGN_IN_TTL_SECONDS}`);
   return {
     port,
     workers,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || `Prayer Times <no-reply@${mailHost}>`,
+    signInTtlSeconds,
     pageCacheMb,
     threadHeapMb,
     host,
     dataDir: dataDirFrom(env),
-    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
+    publicBaseUrl,
     plansFile: env.PLANS_FILE || undefined,
     logLevel: logLevel as Config['logLevel'],
     mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),

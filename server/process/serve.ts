@@ -10,6 +10,9 @@ import { mcpSurface } from '../api/mcpSurface.js';
 import { answerOperation } from '../api/operations.js';
 import { openApiDocument } from '../api/openapi.js';
 import { siteSurface } from '../site/siteSurface.js';
+import { dashboardSurface } from '../dashboard/dashboardSurface.js';
+import { createMailer } from '../dashboard/mail/mailer.js';
+import { openIdentityStore } from '../accounts/identityStore.js';
 import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
@@ -94,7 +97,22 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       openApi: (base) => openApiDocument(base) as Record<string, unknown>,
     },
   });
-  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site]);
+  // The dashboard: this thread's own handles on the accounts environment (shared with the key mirror's), and mail.
+  const dashboardAccounts = openAccountStore(config.dataDir);
+  const identity = openIdentityStore(config.dataDir);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const dashboard = dashboardSurface({
+    accounts: dashboardAccounts,
+    identity,
+    mailer,
+    plans,
+    publicBaseUrl: () => httpOptions.publicBaseUrl,
+    allowedOrigins: () => dashboardOrigins,
+    now: Date.now,
+    signInTtlMs: config.signInTtlSeconds * 1000,
+  });
+  let dashboardOrigins: string[] = [];
+  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard]);
   const app = edge.app;
 
   const catalogStarted = performance.now();
@@ -121,6 +139,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
   httpOptions.mcpOrigins = allowedOrigins(httpOptions.publicBaseUrl, port, config.mcpAllowedOrigins);
+  // A dashboard POST comes from PUBLIC_BASE_URL's origin, or (unset) from the server's own on loopback.
+  dashboardOrigins = config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
   state.serving = true;
 
   return {
@@ -131,6 +151,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       await edge.drain(STOP_GRACE_MS);
       closeApp(app);
       access?.stop();
+      dashboard.close();
+      mailer.close();
+      await identity.close();
+      await dashboardAccounts.close();
       await accountStore?.close();
       await storeFollower.stop();
     },

@@ -1,0 +1,27 @@
+// Every dashboard route, in one table: method, path, whether it needs a session, its CSRF check, its body kind and
+// its handler. Adding a page or a form is one entry here and one module beside it; the surface (dashboardSurface.ts)
+// does the matching, body reading and checks for every route alike. Rules (checked when the table is compiled): every
+// POST is CSRF-checked (`session`, or `signin` for the forms used before a session exists), except raw-body webhooks.
+import type { DashboardRoute } from './dashboardTypes.js';
+import { DASHBOARD_PATHS } from './dashboardPaths.js';
+import { homePage, signOut } from './home.js';
+import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
+
+export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
+  // Home: the account, or the sign-in page without a session (the handler decides, so `session: false`).
+  { method: 'GET', path: DASHBOARD_PATHS.home, session: false, csrf: 'none', body: 'none', handler: homePage },
+  { method: 'POST', path: DASHBOARD_PATHS.signOut, session: true, csrf: 'session', body: 'form', handler: signOut },
+
+  // Sign-in by e-mail (signIn.ts).
+  { method: 'GET', path: DASHBOARD_PATHS.signIn, session: false, csrf: 'none', body: 'none', handler: signInPage },
+  { method: 'POST', path: DASHBOARD_PATHS.signInEmail, session: false, csrf: 'signin', body: 'form', handler: sendCode },
+  { method: 'POST', path: DASHBOARD_PATHS.signInCode, session: false, csrf: 'signin', body: 'form', handler: redeemCode },
+  { method: 'GET', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'none', body: 'none', handler: confirmLinkPage },
+  { method: 'POST', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'signin', body: 'form', handler: redeemLink },
+
+  // Keys (/dashboard/keys, /dashboard/keys/:id/revoke), usage, passkeys (`json` bodies): their modules add entries here.
+
+  // Billing (server/dashboard/billing/): /dashboard/billing, /dashboard/billing/checkout, /dashboard/billing/portal,
+  // and the provider's webhook, the one route without CSRF (its signature is the check; body `raw`, up to 1 MiB):
+  // { method: 'POST', path: `${WEBHOOKS_PREFIX}/billing`, session: false, csrf: 'none', body: 'raw', handler: billingWebhook },
+];

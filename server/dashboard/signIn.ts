@@ -1,0 +1,176 @@
+// Sign-in by e-mail (contract, "Developer dashboard"): the address form, sending a code and a link, the code form
+// (only the browser that asked can use the code: its `__Host-signin` cookie is bound to the request), and the link's
+// confirmation page, whose GET consumes nothing (mail scanners fetch links) and whose POST signs in. The answer to a
+// send is the same whether or not the address has an account; a new address gets a trial account on first sign-in.
+import { newSignIn, randomToken, SESSION_TTL_MS, sha256, type SignInRefusal } from '../accounts/identityStore.js';
+import { log } from '../log.js';
+import { html, type Html } from '../web/html.js';
+import { clearSigninCookie, isToken, SESSION_COOKIE, sessionCookie } from './cookies.js';
+import { CSRF_FIELD } from './csrf.js';
+import { DASHBOARD_PATHS } from './dashboardPaths.js';
+import type { DashboardContext, DashboardReply, DashboardRequest } from './dashboardTypes.js';
+import { DASHBOARD_WORDS, type DashboardWords } from './dashboardWords.js';
+import { signInMessage } from './mail/signInMessage.js';
+
+const HOUR_MS = 3_600_000;
+/** Sends a browser may ask for one address in an hour. */
+export const SENDS_PER_ADDRESS_PER_HOUR = 5;
+/** Sends one client address (X-Forwarded-For, as the proxy gives it) may ask for in an hour, whatever the addresses. */
+export const SENDS_PER_CLIENT_PER_HOUR = 20;
+
+const MAX_EMAIL_LENGTH = 254;
+
+/** The address as stored: trimmed, lower case; undefined when it is not a plausible address. */
+export function normalizeEmail(input: string): string | undefined {
+  const email = input.trim().toLowerCase();
+  if (email.length > MAX_EMAIL_LENGTH) return undefined;
+  return /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/.test(email) ? email : undefined;
+}
+
+const notice = (text: string | undefined): Html | undefined => text === undefined ? undefined : html`<p class="note" role="alert">${text}</p>\n`;
+
+const csrfField = (context: DashboardContext): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${context.signinCsrfToken}">`;
+
+function emailForm(context: DashboardContext, w: DashboardWords, value = ''): Html {
+  return html`<form class="choose" method="post" action="${DASHBOARD_PATHS.signInEmail}">
+${csrfField(context)}
+<label for="email">${w.emailLabel}</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="${MAX_EMAIL_LENGTH}" value="${value}">
+<button type="submit">${w.sendCode}</button>
+</form>`;
+}
+
+/** The sign-in page: the address form. */
+export function renderSignIn(context: DashboardContext, status = 200, message?: string, value?: string): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const main = html`<h1>${w.signInTitle}</h1>
+${notice(message)}<p class="lede">${w.signInLede}</p>
+${emailForm(context, w, value)}
+<p>${w.newHere}</p>`;
+  return { status, body: context.page({ title: w.signInTitle, main }) };
+}
+
+/** The code form, after a send (naming the address) or after a refused code. */
+function renderCodeForm(context: DashboardContext, status: number, options: { email?: string; message?: string }): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const minutes = Math.max(1, Math.round(context.services.signInTtlMs / 60_000));
+  const main = html`<h1>${w.checkMailTitle}</h1>
+${notice(options.message)}${options.email !== undefined && html`<p class="lede">${w.checkMail(options.email, minutes)}</p>\n`}<form class="choose" method="post" action="${DASHBOARD_PATHS.signInCode}">
+${csrfField(context)}
+<label for="code">${w.codeLabel}</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">${w.signIn}</button>
+</form>
+<p>${w.orLink}</p>
+<p><a href="${DASHBOARD_PATHS.signIn}">${w.anotherAddress}</a></p>`;
+  return { status, body: context.page({ title: w.checkMailTitle, main }) };
+}
+
+/** A refused code or link: the message, and the way to ask again. */
+function renderRefused(context: DashboardContext, message: string): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const main = html`<h1>${w.signInTitle}</h1>
+${notice(message)}${emailForm(context, w)}`;
+  return { status: 400, body: context.page({ title: w.signInTitle, main }) };
+}
+
+/** GET /dashboard/sign-in */
+export function signInPage(_request: DashboardRequest, context: DashboardContext): DashboardReply {
+  if (context.account) return { status: 303, location: DASHBOARD_PATHS.home };
+  return renderSignIn(context);
+}
+
+/** POST /dashboard/sign-in/email: the same answer for every plausible address, known or not. */
+export async function sendCode(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
+  const w = DASHBOARD_WORDS[context.language];
+  const given = request.form.get('email') ?? '';
+  const email = normalizeEmail(given);
+  if (!email) return renderSignIn(context, 400, w.badEmail, given.slice(0, MAX_EMAIL_LENGTH));
+  const { identity, mailer } = context.services;
+  const now = context.services.now();
+  const allowed =
+    identity.hit(`send:client:${request.clientAddress}`, SENDS_PER_CLIENT_PER_HOUR, HOUR_MS, now) &&
+    identity.hit(`send:address:${sha256(email)}`, SENDS_PER_ADDRESS_PER_HOUR, HOUR_MS, now);
+  if (!allowed) {
+    log('warn', 'dashboard_send_limited', { requestId: request.requestId, client: request.clientAddress });
+    return { ...renderCodeForm(context, 429, { email, message: w.sendLimited }), code: 'send_limited' };
+  }
+  const { code, linkToken, input } = newSignIn(email, context.signinCookie, now, context.services.signInTtlMs);
+  identity.createSignIn(input);
+  const link = `${context.services.publicBaseUrl()}${DASHBOARD_PATHS.signInLink}?token=${linkToken}`;
+  try {
+    await mailer.send(signInMessage(context.language, email, code, link, context.services.signInTtlMs));
+  } catch (error) {
+    log('error', 'dashboard_mail_failed', { requestId: request.requestId, error: String(error) });
+    return { ...renderCodeForm(context, 503, { message: w.mailFailed }), code: 'mail_failed' };
+  }
+  return renderCodeForm(context, 200, { email });
+}
+
+function refusalText(w: DashboardWords, reason: SignInRefusal, attemptsLeft: number | undefined, kind: 'code' | 'link'): string {
+  switch (reason) {
+    case 'none':
+      return kind === 'code' ? w.noPendingCode : w.linkNone;
+    case 'expired':
+      return kind === 'code' ? w.codeExpired : w.linkExpired;
+    case 'used':
+      return kind === 'code' ? w.codeUsed : w.linkUsed;
+    case 'locked':
+      return kind === 'code' ? w.codeLocked : w.linkLocked;
+    case 'wrong':
+      return w.wrongCode(attemptsLeft ?? 0);
+  }
+}
+
+/**
+ * A sign-in that succeeded: the account (a trial one for a new address), a new session (the browser's previous one
+ * ends: the token rotates at every sign-in), its cookie, and the pre-session cookie cleared.
+ */
+function startSession(email: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link'): DashboardReply {
+  const { accounts, identity } = context.services;
+  const now = context.services.now();
+  const { account, newAccount } = accounts.ensureAccount(email);
+  const previous = request.cookies.get(SESSION_COOKIE);
+  if (isToken(previous)) identity.endSession(sha256(previous));
+  const token = randomToken();
+  identity.createSession(sha256(token), { accountId: account.id, createdAt: now, expiresAt: now + SESSION_TTL_MS, csrfSecret: randomToken() });
+  log('info', 'dashboard_signed_in', { requestId: request.requestId, accountId: account.id, newAccount, how });
+  return { status: 303, location: DASHBOARD_PATHS.home, cookies: [sessionCookie(token, SESSION_TTL_MS / 1000), clearSigninCookie()] };
+}
+
+/** POST /dashboard/sign-in/code: the code of the request this browser made. */
+export function redeemCode(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const code = (request.form.get('code') ?? '').replace(/\s+/g, '');
+  if (!/^[0-9]{6}$/.test(code)) return renderCodeForm(context, 400, { message: w.badCode });
+  const result = context.services.identity.redeemCode(sha256(context.signinCookie), code, context.services.now());
+  if (result.ok) return startSession(result.email, request, context, 'code');
+  const message = refusalText(w, result.reason, result.attemptsLeft, 'code');
+  if (result.reason === 'wrong' && (result.attemptsLeft ?? 0) > 0) return { ...renderCodeForm(context, 400, { message }), code: 'wrong_code' };
+  return { ...renderRefused(context, message), code: `code_${result.reason}` };
+}
+
+/** GET /dashboard/sign-in/link?token=…: a confirmation page; reads the request, changes nothing. */
+export function confirmLinkPage(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const token = request.query.get('token') ?? '';
+  const state = isToken(token) ? context.services.identity.peekLink(sha256(token), context.services.now()) : { state: 'none' as const };
+  if (state.state !== 'valid') return { ...renderRefused(context, refusalText(w, state.state, undefined, 'link')), code: `link_${state.state}` };
+  const main = html`<h1>${w.linkTitle(state.email)}</h1>
+<p class="lede">${w.linkLede}</p>
+<form class="choose" method="post" action="${DASHBOARD_PATHS.signInLink}">
+${csrfField(context)}
+<input type="hidden" name="token" value="${token}">
+<button type="submit">${w.signIn}</button>
+</form>`;
+  return { status: 200, body: context.page({ title: w.signInTitle, main }) };
+}
+
+/** POST /dashboard/sign-in/link: signs in the browser that confirmed, once. */
+export function redeemLink(request: DashboardRequest, context: DashboardContext): DashboardReply {
+  const w = DASHBOARD_WORDS[context.language];
+  const token = request.form.get('token') ?? '';
+  const result = isToken(token) ? context.services.identity.redeemLink(sha256(token), context.services.now()) : ({ ok: false, reason: 'none' } as const);
+  if (result.ok) return startSession(result.email, request, context, 'link');
+  return { ...renderRefused(context, refusalText(w, result.reason, undefined, 'link')), code: `link_${result.reason}` };
+}
