@@ -7,6 +7,7 @@ import type { Plans } from '../accounts/plans.js';
 import type { SiteLanguage } from '../links.js';
 import type { Html } from '../web/html.js';
 import type { Mailer } from './mail/mailer.js';
+import type { BillingServices } from './billing/billingRoutes.js';
 
 export type DashboardMethod = 'GET' | 'POST';
 
@@ -72,6 +73,8 @@ export interface DashboardServices {
   now(): number;
   /** How long a sign-in code and link work (SIGN_IN_TTL_MS; SIGN_IN_TTL_SECONDS for tests only). */
   signInTtlMs: number;
+  /** Billing: store, provider (BILLING_PROVIDER), the local test provider; its routes answer 404 without it. */
+  billing?: BillingServices;
 }
 
 export interface DashboardContext {
