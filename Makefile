@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx run test precompute bench load catalog
+.PHONY: install nginx chromium run test precompute bench load catalog
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -35,7 +35,12 @@ run: install $(CATALOG) $(STORE)
 nginx:
 	@deploy/install-nginx.sh
 
-test: install nginx
+# The browser tests drive Debian's chromium (playwright-core, no browser download): installed with a font when
+# missing (testing/install-chromium.sh), else nothing. Without it the browser tests fail, they do not skip.
+chromium:
+	@testing/install-chromium.sh
+
+test: install nginx chromium
 	npm run typecheck
 	npm test
 

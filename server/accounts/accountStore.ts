@@ -42,6 +42,8 @@ export interface AccountStore extends UsageHistory {
   /** The account of an address, created on a trial plan and without a key when the address is new (dashboard sign-in). */
   ensureAccount(email: string): { account: Account; newAccount: boolean };
   setPlan(email: string, plan: PlanName): Account;
+  /** The same by account id (billing knows accounts by id). */
+  setPlanById(id: string, plan: PlanName): Account;
   accountByEmail(email: string): Account | undefined;
   accountById(id: string): Account | undefined;
   allAccounts(): Map<string, Account>;

@@ -153,10 +153,16 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   setPlan(email: string, plan: PlanName): Account {
+    const id = this.emails.get(normalizeEmail(email));
+    if (!id) throw new AccountStoreError(`no account for ${email}`);
+    return this.setPlanById(id, plan);
+  }
+
+  setPlanById(id: string, plan: PlanName): Account {
     return this.root.transactionSync(() => {
-      const id = this.emails.get(normalizeEmail(email));
-      const account = id ? this.accounts.get(id) : undefined;
-      if (!account) throw new AccountStoreError(`no account for ${email}`);
+      const account = this.accounts.get(id);
+      if (!account) throw new AccountStoreError(`no account ${id}`);
+      if (account.plan === plan) return account;
       const updated = { ...account, plan };
       this.accounts.putSync(updated.id, updated);
       this.bumpVersion();

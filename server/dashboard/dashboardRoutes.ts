@@ -6,6 +6,7 @@ import type { DashboardRoute } from './dashboardTypes.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
 import { createKey, keysList, revokeKey, usageOverview } from './keysAndUsage.js';
+import { BILLING_ROUTES } from './billing/billingRoutes.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -28,7 +29,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
 
   // Passkeys (`json` bodies): their module adds entries here.
 
-  // Billing (server/dashboard/billing/): /dashboard/billing, /dashboard/billing/checkout, /dashboard/billing/portal,
-  // and the provider's webhook, the one route without CSRF (its signature is the check; body `raw`, up to 1 MiB):
-  // { method: 'POST', path: `${WEBHOOKS_PREFIX}/billing`, session: false, csrf: 'none', body: 'raw', handler: billingWebhook },
+  // Billing (server/dashboard/billing/billingRoutes.ts): /dashboard/billing, /dashboard/billing/checkout,
+  // /dashboard/billing/portal, the local test provider's checkout and portal pages, and the provider's webhook, the one
+  // route without CSRF (its signature is the check; body `raw`, up to 1 MiB): POST /webhooks/billing.
+  ...BILLING_ROUTES,
 ];

@@ -8,6 +8,7 @@ import type { Plans } from '../accounts/plans.js';
 import type { SiteLanguage } from '../links.js';
 import type { Html } from '../web/html.js';
 import type { Mailer } from './mail/mailer.js';
+import type { BillingServices } from './billing/billingRoutes.js';
 
 export type DashboardMethod = 'GET' | 'POST';
 
@@ -75,6 +76,8 @@ export interface DashboardServices {
   signInTtlMs: number;
   /** This minute's and this month's counts of an account, read without counting (usage page); absent when access control is off. */
   currentUsage?(account: Account, now: number): CurrentUsage;
+  /** Billing: store, provider (BILLING_PROVIDER), the local test provider; its routes answer 404 without it. */
+  billing?: BillingServices;
 }
 
 export interface DashboardContext {

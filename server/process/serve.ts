@@ -10,6 +10,7 @@ import { mcpSurface } from '../api/mcpSurface.js';
 import { answerOperation } from '../api/operations.js';
 import { openApiDocument } from '../api/openapi.js';
 import { siteSurface } from '../site/siteSurface.js';
+import { billingServices } from '../dashboard/billing/billingRoutes.js';
 import { dashboardSurface } from '../dashboard/dashboardSurface.js';
 import { createMailer } from '../dashboard/mail/mailer.js';
 import { openIdentityStore } from '../accounts/identityStore.js';
@@ -101,6 +102,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const dashboardAccounts = openAccountStore(config.dataDir);
   const identity = openIdentityStore(config.dataDir);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  // Billing (BILLING_PROVIDER): the local test provider delivers its signed events to this server's own webhook.
+  let ownWebhookUrl = '';
+  const billing = billingServices(config.dataDir, process.env, () => ownWebhookUrl);
   const dashboard = dashboardSurface({
     accounts: dashboardAccounts,
     identity,
@@ -111,6 +115,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     now: Date.now,
     signInTtlMs: config.signInTtlSeconds * 1000,
     currentUsage: access && ((account, now) => access!.usageOf(account, now)),
+    billing,
   });
   let dashboardOrigins: string[] = [];
   const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard]);
@@ -139,6 +144,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     });
   });
   if (!config.publicBaseUrl) httpOptions.publicBaseUrl = `http://localhost:${port}`;
+  const ownHost = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  ownWebhookUrl = `http://${ownHost}:${port}/webhooks/billing`;
   httpOptions.mcpOrigins = allowedOrigins(httpOptions.publicBaseUrl, port, config.mcpAllowedOrigins);
   // A dashboard POST comes from PUBLIC_BASE_URL's origin, or (unset) from the server's own on loopback.
   dashboardOrigins = config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -154,6 +161,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       await access?.stop();
       dashboard.close();
       mailer.close();
+      await billing.close();
       await identity.close();
       await dashboardAccounts.close();
       await accountStore?.close();

@@ -83,7 +83,8 @@ export function placePage(request: SiteRequest, ctx: SiteContext, catalog: Place
   const nextAt = Date.parse(next.iso);
   const todayIso = today.iso;
   const nextIsToday = NEXT_PRAYERS.some((p) => todayIso[p] === next.iso);
-  const apiQuery = new URLSearchParams({ city: place.path, ...choice }).toString();
+  // Slashes of the site path stay readable in the curl (they need no escaping in a query).
+  const apiQuery = new URLSearchParams({ city: place.path, ...choice }).toString().replace(/%2F/g, '/');
 
   const todayRows = TIME_NAMES.map((name) => {
     const isNext = nextIsToday && todayIso[name] === next.iso && name !== 'imsak';

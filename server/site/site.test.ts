@@ -98,6 +98,10 @@ describe('every place URL in a Location object', () => {
     expect(page.text).toContain('<meta name="robots" content="noindex, follow">');
     expect(page.text).toContain(`<link rel="canonical" href="${BASE}/en/prayer-times/turkey/istanbul/kadikoy">`);
     expect(page.text).toMatch(/<option value="muslimWorldLeague" selected>/);
+    // The page's own curl gives the same data.
+    const curl = /curl -H "Authorization: Bearer \$KEY" '([^']+)'/.exec(page.text)![1].replace(/&amp;/g, '&');
+    expect(curl).toBe(`${BASE}/api/v1/times?city=turkey/istanbul/kadikoy&${query}`);
+    expect((await api(live, curl.replace(BASE, ''))).times).toEqual(times.times);
   });
 
   it('marks the API’s next prayer', async () => {

@@ -1,0 +1,152 @@
+// The billing pages' content, as pure functions of what they show (escaped by `html`), in Turkish and English: the
+// billing page (plan, limits, subscription, notices, the checkout and portal forms), and the local test provider's
+// checkout and portal pages. The dashboard's frame (context.page) wraps them.
+import type { Account } from '../../accounts/accountStore.js';
+import { PAID_PLANS, type BillingState, type LocalSubscriptionRecord, type PaidPlan } from '../../accounts/billingStore.js';
+import type { Plans } from '../../accounts/plans.js';
+import type { SiteLanguage } from '../../links.js';
+import { html, type Html } from '../../web/html.js';
+import { BILLING_WORDS } from './billingWords.js';
+import { LOCAL_CHECKOUT_PATH, LOCAL_PORTAL_PATH, LocalProvider, type LocalCheckoutSession, type LocalPortalAction } from './localProvider.js';
+
+export const BILLING_PATHS = {
+  billing: '/dashboard/billing',
+  checkout: '/dashboard/billing/checkout',
+  portal: '/dashboard/billing/portal',
+  localCheckout: LOCAL_CHECKOUT_PATH,
+  localPortal: LOCAL_PORTAL_PATH,
+  webhook: '/webhooks/billing',
+} as const;
+
+const locale = (language: SiteLanguage): string => (language === 'tr' ? 'tr-TR' : 'en-GB');
+const number = (language: SiteLanguage, n: number): string => n.toLocaleString(locale(language));
+/** A day, as the reader's language writes it (UTC: the provider's periods are instants). */
+export const day = (language: SiteLanguage, seconds: number): string =>
+  new Date(seconds * 1000).toLocaleDateString(locale(language), { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
+const note = (text: string | undefined): Html | undefined => (text ? html`<p class="note" role="alert">${text}</p>\n` : undefined);
+const testBanner = (language: SiteLanguage): Html => html`<p class="note" role="note"><strong>${BILLING_WORDS[language].testBanner}</strong></p>\n`;
+
+export interface BillingView {
+  language: SiteLanguage;
+  account: Account;
+  plans: Plans;
+  state: BillingState | undefined;
+  /** The value of the hidden `csrf` field of the forms. */
+  csrf: string;
+  provider: 'stripe' | 'local';
+  /** A one-line message (after a checkout, a refused form…). */
+  message?: string;
+}
+
+/** The billing page's main content: GET /dashboard/billing. */
+export function billingContent(view: BillingView): Html {
+  const { language, account, plans, state } = view;
+  const w = BILLING_WORDS[language];
+  const limits = plans[account.plan];
+  const status = state?.status ?? 'none';
+  const subscribed = !!state?.subscriptionId && status !== 'canceled' && status !== 'incomplete_expired' && status !== 'none';
+  const offered = PAID_PLANS.filter((plan) => plan !== account.plan);
+  return html`<h1>${w.title}</h1>
+${view.provider === 'local' && testBanner(language)}${note(view.message)}${
+    state?.paymentFailed && html`<p class="note" role="alert"><strong>${w.paymentFailed(day(language, state.paymentFailed.at))}</strong></p>\n`
+  }<dl class="facts">
+<dt>${w.currentPlan}</dt><dd>${w.planNames[account.plan]}</dd>
+<dt>${w.limits}</dt><dd>${w.planLimits(number(language, limits.perMinute), number(language, limits.perMonth))}</dd>
+<dt>${w.status}</dt><dd>${w.statuses[status]}${state?.plan && subscribed && html` (${w.planNames[state.plan]})`}</dd>
+${subscribed && state?.currentPeriodEnd !== undefined && html`<dt>${w.periodEnd}</dt><dd>${day(language, state.currentPeriodEnd)}</dd>\n`}</dl>
+${subscribed && state?.cancelAtPeriodEnd && state.currentPeriodEnd !== undefined && html`<p class="note">${w.cancelNote(day(language, state.currentPeriodEnd))}</p>\n`}${
+    !subscribed &&
+    html`<h2>${w.choosePlan}</h2>
+<div class="plans">
+${offered.map(
+  (plan) => html`<section>
+<h3>${w.planNames[plan]}</h3>
+<p>${w.planLimits(number(language, plans[plan].perMinute), number(language, plans[plan].perMonth))}</p>
+<form method="post" action="${BILLING_PATHS.checkout}">
+${csrfField(view.csrf)}
+<input type="hidden" name="plan" value="${plan}">
+<button type="submit">${w.subscribeTo(w.planNames[plan])}</button>
+</form>
+</section>
+`,
+)}</div>
+`
+  }${
+    state?.customerId &&
+    html`<h2>${w.manage}</h2>
+<p class="lede">${w.manageHint}</p>
+<form method="post" action="${BILLING_PATHS.portal}">
+${csrfField(view.csrf)}
+<button type="submit">${w.manage}</button>
+</form>
+`
+  }`;
+}
+
+export interface LocalCheckoutView {
+  language: SiteLanguage;
+  /** The session, with its token; undefined when the token was not good. */
+  session?: { token: string; value: LocalCheckoutSession };
+  csrf: string;
+  message?: string;
+}
+
+/** The local provider's test checkout: GET /dashboard/billing/local/checkout?session=… */
+export function localCheckoutContent(view: LocalCheckoutView): Html {
+  const w = BILLING_WORDS[view.language];
+  const head = html`<h1>${w.testCheckoutTitle}</h1>
+${testBanner(view.language)}<p class="lede"><strong>${w.testCheckoutLede}</strong></p>
+${note(view.message)}`;
+  if (!view.session) return html`${head}<p><a href="${BILLING_PATHS.billing}">${w.backToBilling}</a></p>\n`;
+  const { token, value } = view.session;
+  const button = (action: string, label: string): Html => html`<button type="submit" name="action" value="${action}">${label}</button>`;
+  return html`${head}<p>${w.subscription(w.planNames[value.plan])}</p>
+<form class="choose" method="post" action="${BILLING_PATHS.localCheckout}">
+${csrfField(view.csrf)}
+<input type="hidden" name="session" value="${token}">
+${button('pay', w.pay)}
+${button('fail', w.payFailing)}
+${button('cancel', w.cancel)}
+</form>
+`;
+}
+
+export interface LocalPortalView {
+  language: SiteLanguage;
+  record: LocalSubscriptionRecord | undefined;
+  csrf: string;
+  returnUrl: string;
+  message?: string;
+}
+
+/** The local provider's test portal: GET /dashboard/billing/local/portal */
+export function localPortalContent(view: LocalPortalView): Html {
+  const { language, record } = view;
+  const w = BILLING_WORDS[language];
+  const actions = LocalProvider.possibleActions(record);
+  const button = (action: LocalPortalAction, label: string, plan?: PaidPlan): Html =>
+    html`<form method="post" action="${BILLING_PATHS.localPortal}">
+${csrfField(view.csrf)}
+<input type="hidden" name="return" value="${view.returnUrl}">
+${plan && html`<input type="hidden" name="plan" value="${plan}">\n`}<button type="submit" name="action" value="${action}">${label}</button>
+</form>
+`;
+  const other: PaidPlan | undefined = record?.plan === 'pro' ? 'business' : record?.plan === 'business' ? 'pro' : undefined;
+  return html`<h1>${w.testPortalTitle}</h1>
+${testBanner(language)}<p class="lede"><strong>${w.testPortalLede}</strong></p>
+${note(view.message)}${
+    record && actions.length > 0
+      ? html`<dl class="facts">
+<dt>${w.status}</dt><dd>${w.statuses[record.status]}${record.plan && html` (${w.planNames[record.plan]})`}</dd>
+${record.periodEnd !== undefined && html`<dt>${w.periodEnd}</dt><dd>${day(language, record.periodEnd)}</dd>\n`}</dl>
+${record.cancelAtPeriodEnd && record.periodEnd !== undefined && html`<p class="note">${w.cancelNote(day(language, record.periodEnd))}</p>\n`}<div class="choose">
+${actions.includes('switch') && other && button('switch', w.switchTo(w.planNames[other]), other)}${actions.includes('cancel') && button('cancel', w.cancelAtPeriodEnd)}${
+          actions.includes('resume') && button('resume', w.resume)
+        }${actions.includes('pay_now') && button('pay_now', w.payNow)}${button('period_end', w.simulatePeriodEnd)}${button('period_end_failing', w.simulatePeriodEndFailing)}${button('end_now', w.endNow)}</div>
+`
+      : html`<p>${w.nothingToManage}</p>\n`
+  }<p><a href="${view.returnUrl}">${w.backToBilling}</a></p>
+`;
+}
