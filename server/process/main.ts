@@ -203,7 +203,7 @@ if (!stopping) {
   log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
   const shown = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
   process.stdout.write(
-    `\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). The site: ${shown}/en and ${shown}/tr, the docs: ${shown}/docs.\n` +
+    `\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). The site: ${shown}/en and ${shown}/tr, the docs: ${shown}/docs, the dashboard: ${shown}/dashboard.\n` +
       `${sampleRequest(shown)}\n\n`,
   );
 }

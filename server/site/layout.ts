@@ -1,6 +1,6 @@
 // The frame of every page: head (title, description, canonical URL, hreflang alternates, robots, breadcrumb JSON-LD,
 // stylesheet), the header with the site's links and the other language, the breadcrumb, main, the footer.
-import { DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, SEARCH_PATH, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { DASHBOARD_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, SEARCH_PATH, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import { assetHref } from '../web/assets.js';
 import { html, jsonForScript, type Html } from '../web/html.js';
 import { WORDS } from './words.js';
@@ -65,6 +65,7 @@ ${crumbs.length > 1 && html`<script type="application/ld+json">${breadcrumbJsonL
 <li><a href="${SEARCH_PATH[frame.language]}">${w.search}</a></li>
 <li><a href="${DOCS_PATH}">${w.docs}</a></li>
 <li><a href="${PRICING_PATH}">${w.pricing}</a></li>
+<li><a href="${DASHBOARD_PATH}">${w.dashboard}</a></li>
 <li><a href="${otherPath}" hreflang="${other}" lang="${other}">${w.otherLanguage}</a></li>
 </ul></nav>
 </header>
