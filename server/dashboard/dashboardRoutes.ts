@@ -6,6 +6,7 @@ import type { DashboardRoute } from './dashboardTypes.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
 import { BILLING_ROUTES } from './billing/billingRoutes.js';
+import { PASSKEY_ROUTES } from './passkeys/passkeyRoutes.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -20,7 +21,11 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   { method: 'GET', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'none', body: 'none', handler: confirmLinkPage },
   { method: 'POST', path: DASHBOARD_PATHS.signInLink, session: false, csrf: 'signin', body: 'form', handler: redeemLink },
 
-  // Keys (/dashboard/keys, /dashboard/keys/:id/revoke), usage, passkeys (`json` bodies): their modules add entries here.
+  // Keys (/dashboard/keys, /dashboard/keys/:id/revoke), usage: their modules add entries here.
+
+  // Passkeys (server/dashboard/passkeys/passkeyRoutes.ts): the page /dashboard/passkeys, registering (`json` bodies, the
+  // CSRF token in X-CSRF-Token), removing (a form), and signing in with one under /dashboard/sign-in/passkey.
+  ...PASSKEY_ROUTES,
 
   // Billing (server/dashboard/billing/billingRoutes.ts): /dashboard/billing, /dashboard/billing/checkout,
   // /dashboard/billing/portal, the local test provider's checkout and portal pages, and the provider's webhook, the one

@@ -3,8 +3,10 @@
 // the bounded body, content type, cookies, the session, CSRF, language, headers; a handler only decides.
 import type { Account, AccountStore } from '../accounts/accountStore.js';
 import type { IdentityStore, Session } from '../accounts/identityStore.js';
+import type { PasskeyStore } from '../accounts/passkeyStore.js';
 import type { Plans } from '../accounts/plans.js';
 import type { SiteLanguage } from '../links.js';
+import type { AssetName } from '../web/assets.js';
 import type { Html } from '../web/html.js';
 import type { Mailer } from './mail/mailer.js';
 import type { BillingServices } from './billing/billingRoutes.js';
@@ -73,6 +75,8 @@ export interface DashboardServices {
   now(): number;
   /** How long a sign-in code and link work (SIGN_IN_TTL_MS; SIGN_IN_TTL_SECONDS for tests only). */
   signInTtlMs: number;
+  /** Passkeys: credentials and WebAuthn challenges (passkeys/). */
+  passkeys: PasskeyStore;
   /** Billing: store, provider (BILLING_PROVIDER), the local test provider; its routes answer 404 without it. */
   billing?: BillingServices;
 }
@@ -99,6 +103,8 @@ export interface DashboardContext {
 export interface PageFrame {
   title: string;
   main: Html;
+  /** Scripts of server/web/assets/ the page loads (deferred, in this order); none by default. */
+  scripts?: readonly AssetName[];
 }
 
 export interface DashboardReply {
