@@ -381,7 +381,7 @@ describe('what reaches the server (nginx in front of a recorder)', () => {
     const s = await through(
       'POST /mcp HTTP/1.1\r\nHost: api.example\r\nAuthorization: Bearer mk_a\r\nX-API-Key: mk_b\r\nContent-Type: application/json\r\n' +
         'Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nX-Forwarded-For: 203.0.113.9\r\n' +
-        'X_API_Key: mk_c\r\nX-Custom: 1\r\nUser-Agent: test\r\nCookie: a=1\r\nContent-Length: 2\r\n\r\n{}',
+        'X_API_Key: mk_c\r\nX-Custom: 1\r\nUser-Agent: test\r\nCookie: a=1\r\nX-CSRF-Token: tok\r\nContent-Length: 2\r\n\r\n{}',
     );
     expect(s.headers).toMatchObject({
       host: 'api.example',
@@ -394,6 +394,7 @@ describe('what reaches the server (nginx in front of a recorder)', () => {
       'x-forwarded-for': '127.0.0.1', // the peer, not what the client claimed
       'x-forwarded-proto': 'http',
       cookie: 'a=1',
+      'x-csrf-token': 'tok', // the dashboard's JSON posts (passkeys) carry their CSRF token here
     });
     expect(s.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(s.headers).not.toHaveProperty('x_api_key');

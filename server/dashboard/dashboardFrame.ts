@@ -1,7 +1,8 @@
 // The frame of every dashboard page: like the site's (its stylesheet, header and footer), but noindex, with the
-// dashboard's navigation when signed in and a link to the same page in the other language. No inline script or style.
+// dashboard's navigation when signed in and a link to the same page in the other language. No inline script or style:
+// a page's scripts are files of server/web/assets/, loaded deferred.
 import { LANGUAGE_HOME_PATH, type SiteLanguage } from '../links.js';
-import { assetHref } from '../web/assets.js';
+import { assetHref, type AssetName } from '../web/assets.js';
 import { html, type Html } from '../web/html.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { DASHBOARD_WORDS } from './dashboardWords.js';
@@ -13,6 +14,8 @@ export interface FrameOptions {
   signedIn: boolean;
   /** The same page in the other language (a GET URL). */
   otherLanguageHref: string;
+  /** Scripts of ours to load, deferred (the CSP allows no other). */
+  scripts?: readonly AssetName[];
 }
 
 export function dashboardPage(options: FrameOptions): Html {
@@ -36,7 +39,7 @@ export function dashboardPage(options: FrameOptions): Html {
 <title>${options.title} · ${w.dashboard} · ${w.siteName}</title>
 <link rel="stylesheet" href="${assetHref('site.css')}">
 <link rel="icon" href="${assetHref('icon.svg')}" type="image/svg+xml">
-</head>
+${(options.scripts ?? []).map((name) => html`<script src="${assetHref(name)}" defer></script>\n`)}</head>
 <body>
 <a class="skip" href="#main">${w.skipToContent}</a>
 <header class="site-header">

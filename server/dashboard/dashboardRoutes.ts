@@ -7,6 +7,7 @@ import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
 import { createKey, keysList, revokeKey, usageOverview } from './keysAndUsage.js';
 import { BILLING_ROUTES } from './billing/billingRoutes.js';
+import { PASSKEY_ROUTES } from './passkeys/passkeyRoutes.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -27,7 +28,9 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'session', body: 'form', handler: revokeKey },
   { method: 'GET', path: DASHBOARD_PATHS.usage, session: true, csrf: 'none', body: 'none', handler: usageOverview },
 
-  // Passkeys (`json` bodies): their module adds entries here.
+  // Passkeys (server/dashboard/passkeys/passkeyRoutes.ts): the page /dashboard/passkeys, registering (`json` bodies, the
+  // CSRF token in X-CSRF-Token), removing (a form), and signing in with one under /dashboard/sign-in/passkey.
+  ...PASSKEY_ROUTES,
 
   // Billing (server/dashboard/billing/billingRoutes.ts): /dashboard/billing, /dashboard/billing/checkout,
   // /dashboard/billing/portal, the local test provider's checkout and portal pages, and the provider's webhook, the one

@@ -3,7 +3,8 @@
 // body through the edge's bounded reader with the route's own bound (413 page) and content type (415), cookies, the
 // language (?lang=, the `lang` cookie, Accept-Language), the session (`__Host-session`), the CSRF check of every POST
 // (a form token and a same-origin Origin or Sec-Fetch-Site; 403 page), the pre-session cookie for the sign-in forms;
-// and after it: no-store, the security headers, Set-Cookie lines. Bad input is a page with a message, never a 500.
+// and after it: no-store, the security headers, Set-Cookie lines. Bad input is a page with a message, never a 500;
+// on `json` routes (the passkey scripts' endpoints) it is a JSON error `{ error: { code, message } }` instead.
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
 import type { Account } from '../accounts/accountStore.js';
@@ -39,6 +40,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 const HEADERS = headerBlock([...SECURITY_HEADER_LINES, ['Cache-Control', 'no-store'], ['X-Robots-Tag', 'noindex, nofollow']]);
 const LARGEST_BODY = Math.max(...Object.values(BODY_LIMITS));
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const CONTENT_TYPES: Readonly<Record<'form' | 'json', string>> = {
   form: 'application/x-www-form-urlencoded',
@@ -83,6 +86,7 @@ export function dashboardSurface(services: DashboardServices): DashboardSurface 
   const purge = setInterval(() => {
     try {
       services.identity.purgeExpired(services.now());
+      services.passkeys.purgeExpired(services.now());
     } catch (error) {
       log('error', 'dashboard_purge_failed', { error: String(error) });
     }
@@ -116,6 +120,11 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     return toReply({ status, body, headers: extra?.headers, code: extra?.code }, []);
   }
 
+  /** A refusal of a `json` route (WebAuthn): `{ error: { code, message } }`, as its script reads answers. */
+  function jsonRefusal(status: number, code: string, message: string, extra?: { headers?: Record<string, string>; cookies?: readonly string[] }): Reply {
+    return toReply({ status, body: JSON.stringify({ error: { code, message } }), contentType: JSON_TYPE, headers: extra?.headers, code }, extra?.cookies ?? []);
+  }
+
   const quickLanguage = (request: EdgeRequest): SiteLanguage =>
     chooseLanguage(new URLSearchParams(request.query), parseCookies(request.headers.cookie ?? ''), request.headers['accept-language'] ?? '').language;
 
@@ -128,9 +137,15 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : [...allowed];
     return messageReply(language, 405, w.badRequestTitle, w.methodNotAllowed, { headers: { Allow: allow.join(', ') }, code: 'method_not_allowed' });
   };
-  const tooLarge = (language: SiteLanguage): Reply => {
+  const tooLarge = (language: SiteLanguage, body: DashboardRoute['body'] = 'form'): Reply => {
     const w = DASHBOARD_WORDS[language];
+    if (body === 'json') return jsonRefusal(413, 'payload_too_large', w.tooLargeText);
     return messageReply(language, 413, w.tooLargeTitle, w.tooLargeText, { code: 'payload_too_large' });
+  };
+  /** Over the edge's own bound (1 MiB): the route's kind of answer, when the path names one. */
+  const tooLargeFor = (request: EdgeRequest): Reply => {
+    const matched = route(request.method, request.url);
+    return tooLarge(quickLanguage(request), matched.kind === 'route' ? matched.route.body : 'form');
   };
 
   /** The route of a request, or the reply that refuses it before any body is read. */
@@ -153,6 +168,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const setCookies: string[] = [];
     if (chosen) setCookies.push(languageCookie(language));
     const refuse = (status: number, title: string, text: string, code: string, link?: [string, string]): Reply => {
+      // A script sent it: a JSON error it can read (with the cookies this answer sets, like a page's).
+      if (found.body === 'json') return jsonRefusal(status, code, text, { cookies: setCookies });
       const reply = messageReply(language, status, title, text, { code, link });
       return setCookies.length > 0 ? { ...reply, extraBlock: headerBlock(setCookies.map((c) => ['Set-Cookie', c] as const)) } : reply;
     };
@@ -164,7 +181,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const isPost = found.method === 'POST';
     if (isPost) {
       const body = request.body ?? Buffer.alloc(0);
-      if (body.length > BODY_LIMITS[found.body]) return tooLarge(language);
+      if (body.length > BODY_LIMITS[found.body]) return tooLarge(language, found.body);
       const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (found.body === 'form' || found.body === 'json') {
         if (type !== CONTENT_TYPES[found.body]) return refuse(415, w.badRequestTitle, w.wrongType, 'unsupported_media_type');
@@ -235,7 +252,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       csrfToken: session ? sessionFormToken(session.data.csrfSecret) : signinFormToken(signin),
       signinCsrfToken: signinFormToken(signin),
       signinCookie: signin,
-      page: (frame) => dashboardPage({ language, title: frame.title, main: frame.main, signedIn: session !== undefined, otherLanguageHref }),
+      page: (frame) => dashboardPage({ language, title: frame.title, main: frame.main, signedIn: session !== undefined, otherLanguageHref, scripts: frame.scripts }),
     };
     const dashboardRequest: DashboardRequest = {
       method: found.method,
@@ -257,14 +274,14 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
   return {
     patterns: [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`, `${WEBHOOKS_PREFIX}/*`],
     headers: DASHBOARD_HEADERS,
-    body: { methods: ['post'], maxBytes: LARGEST_BODY, tooLarge: (request) => tooLarge(quickLanguage(request)) },
+    body: { methods: ['post'], maxBytes: LARGEST_BODY, tooLarge: tooLargeFor },
     early(request) {
       // Refused before the body is read: unknown paths, other methods, and a declared length over the route's bound.
       const matched = routeOf(request);
       if (!('route' in matched)) return matched;
       if (request.method !== 'post') return undefined;
       const length = Number(request.headers['content-length'] || 0);
-      if (Number.isFinite(length) && length > BODY_LIMITS[matched.route.body]) return tooLarge(quickLanguage(request));
+      if (Number.isFinite(length) && length > BODY_LIMITS[matched.route.body]) return tooLarge(quickLanguage(request), matched.route.body);
       return undefined;
     },
     answer,
@@ -277,6 +294,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
         // the English page, then
       }
       const w = DASHBOARD_WORDS[language];
+      const matched = route(request.method, request.url);
+      if (matched.kind === 'route' && matched.route.body === 'json') return jsonRefusal(500, 'internal_error', `${w.errorTitle}. Request ${request.requestId}.`);
       return messageReply(language, 500, w.errorTitle, `Request ${request.requestId}.`, { code: 'internal_error' });
     },
     close() {

@@ -4,8 +4,10 @@
 import type { CurrentUsage } from '../access/quota.js';
 import type { Account, AccountStore } from '../accounts/accountStore.js';
 import type { IdentityStore, Session } from '../accounts/identityStore.js';
+import type { PasskeyStore } from '../accounts/passkeyStore.js';
 import type { Plans } from '../accounts/plans.js';
 import type { SiteLanguage } from '../links.js';
+import type { AssetName } from '../web/assets.js';
 import type { Html } from '../web/html.js';
 import type { Mailer } from './mail/mailer.js';
 import type { BillingServices } from './billing/billingRoutes.js';
@@ -76,6 +78,8 @@ export interface DashboardServices {
   signInTtlMs: number;
   /** This minute's and this month's counts of an account, read without counting (usage page); absent when access control is off. */
   currentUsage?(account: Account, now: number): CurrentUsage;
+  /** Passkeys: credentials and WebAuthn challenges (passkeys/). */
+  passkeys: PasskeyStore;
   /** Billing: store, provider (BILLING_PROVIDER), the local test provider; its routes answer 404 without it. */
   billing?: BillingServices;
 }
@@ -102,6 +106,8 @@ export interface DashboardContext {
 export interface PageFrame {
   title: string;
   main: Html;
+  /** Scripts of server/web/assets/ the page loads (deferred, in this order); none by default. */
+  scripts?: readonly AssetName[];
 }
 
 export interface DashboardReply {

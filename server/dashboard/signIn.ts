@@ -11,6 +11,7 @@ import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import type { DashboardContext, DashboardReply, DashboardRequest } from './dashboardTypes.js';
 import { DASHBOARD_WORDS, type DashboardWords } from './dashboardWords.js';
 import { signInMessage } from './mail/signInMessage.js';
+import { PASSKEY_SCRIPTS, passkeySignInBlock } from './passkeys/passkeyPages.js';
 
 const HOUR_MS = 3_600_000;
 /** Sends a browser may ask for one address in an hour. */
@@ -40,14 +41,15 @@ ${csrfField(context)}
 </form>`;
 }
 
-/** The sign-in page: the address form. */
+/** The sign-in page: the address form, and signing in with a passkey. */
 export function renderSignIn(context: DashboardContext, status = 200, message?: string, value?: string): DashboardReply {
   const w = DASHBOARD_WORDS[context.language];
   const main = html`<h1>${w.signInTitle}</h1>
 ${notice(message)}<p class="lede">${w.signInLede}</p>
 ${emailForm(context, w, value)}
-<p>${w.newHere}</p>`;
-  return { status, body: context.page({ title: w.signInTitle, main }) };
+<p>${w.newHere}</p>
+${passkeySignInBlock(context)}`;
+  return { status, body: context.page({ title: w.signInTitle, main, scripts: PASSKEY_SCRIPTS }) };
 }
 
 /** The code form, after a send (naming the address) or after a refused code. */
@@ -122,19 +124,25 @@ function refusalText(w: DashboardWords, reason: SignInRefusal, attemptsLeft: num
 }
 
 /**
- * A sign-in that succeeded: the account (a trial one for a new address), a new session (the browser's previous one
- * ends: the token rotates at every sign-in), its cookie, and the pre-session cookie cleared.
+ * A new session for an account that just proved itself (by code, link or passkey): the browser's previous session
+ * ends (the token rotates at every sign-in), and the cookies to send: the new session's, and the pre-session cookie
+ * cleared.
  */
-function startSession(email: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link'): DashboardReply {
-  const { accounts, identity } = context.services;
+export function openSession(accountId: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link' | 'passkey', newAccount = false): string[] {
+  const { identity } = context.services;
   const now = context.services.now();
-  const { account, newAccount } = accounts.ensureAccount(email);
   const previous = request.cookies.get(SESSION_COOKIE);
   if (isToken(previous)) identity.endSession(sha256(previous));
   const token = randomToken();
-  identity.createSession(sha256(token), { accountId: account.id, createdAt: now, expiresAt: now + SESSION_TTL_MS, csrfSecret: randomToken() });
-  log('info', 'dashboard_signed_in', { requestId: request.requestId, accountId: account.id, newAccount, how });
-  return { status: 303, location: DASHBOARD_PATHS.home, cookies: [sessionCookie(token, SESSION_TTL_MS / 1000), clearSigninCookie()] };
+  identity.createSession(sha256(token), { accountId, createdAt: now, expiresAt: now + SESSION_TTL_MS, csrfSecret: randomToken() });
+  log('info', 'dashboard_signed_in', { requestId: request.requestId, accountId, newAccount, how });
+  return [sessionCookie(token, SESSION_TTL_MS / 1000), clearSigninCookie()];
+}
+
+/** A sign-in by e-mail that succeeded: the account (a trial one for a new address) and a new session. */
+function startSession(email: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link'): DashboardReply {
+  const { account, newAccount } = context.services.accounts.ensureAccount(email);
+  return { status: 303, location: DASHBOARD_PATHS.home, cookies: openSession(account.id, request, context, how, newAccount) };
 }
 
 /** POST /dashboard/sign-in/code: the code of the request this browser made. */

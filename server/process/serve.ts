@@ -14,6 +14,7 @@ import { billingServices } from '../dashboard/billing/billingRoutes.js';
 import { dashboardSurface } from '../dashboard/dashboardSurface.js';
 import { createMailer } from '../dashboard/mail/mailer.js';
 import { openIdentityStore } from '../accounts/identityStore.js';
+import { openPasskeyStore } from '../accounts/passkeyStore.js';
 import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
@@ -101,6 +102,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // The dashboard: this thread's own handles on the accounts environment (shared with the key mirror's), and mail.
   const dashboardAccounts = openAccountStore(config.dataDir);
   const identity = openIdentityStore(config.dataDir);
+  const passkeys = openPasskeyStore(config.dataDir);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   // Billing (BILLING_PROVIDER): the local test provider delivers its signed events to this server's own webhook.
   let ownWebhookUrl = '';
@@ -108,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const dashboard = dashboardSurface({
     accounts: dashboardAccounts,
     identity,
+    passkeys,
     mailer,
     plans,
     publicBaseUrl: () => httpOptions.publicBaseUrl,
@@ -163,6 +166,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       mailer.close();
       await billing.close();
       await identity.close();
+      await passkeys.close();
       await dashboardAccounts.close();
       await accountStore?.close();
       await storeFollower.stop();

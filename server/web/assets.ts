@@ -1,7 +1,11 @@
-// The site's static files (stylesheet, countdown script, icon), read once at start-up. Pages link them with a
-// version (a hash of the content), so browsers may keep them for a year and still see a change at once.
+// The site's static files (stylesheet, scripts, icon), read once at start-up. Pages link them with a version (a hash
+// of the content), so browsers may keep them for a year and still see a change at once. Most are files of
+// server/web/assets/; a package's browser bundle is read from the installed package itself (never copied into the
+// repository), so the bundle served is always the version package.json pins.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { ASSETS_PREFIX } from '../links.js';
 
 export interface Asset {
@@ -11,18 +15,43 @@ export interface Asset {
   href: string;
 }
 
-const TYPES: Readonly<Record<string, string>> = {
-  'site.css': 'text/css; charset=utf-8',
-  'countdown.js': 'text/javascript; charset=utf-8',
-  'icon.svg': 'image/svg+xml',
+const JS = 'text/javascript; charset=utf-8';
+const ownFile = (name: string): URL => new URL(`./assets/${name}`, import.meta.url);
+
+/**
+ * A file inside an installed package: its entry point is resolved as Node would, then `file` is taken relative to the
+ * package's folder (the nearest folder above the entry whose package.json names the package). Packages whose
+ * `exports` do not list the file (like @simplewebauthn/browser's `dist/bundle/…`) can be read this way.
+ */
+export function packageFile(packageName: string, file: string): string {
+  let dir = path.dirname(createRequire(import.meta.url).resolve(packageName));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === packageName) return path.join(dir, file);
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`cannot find the folder of the package ${packageName}`);
+    dir = up;
+  }
+}
+
+const SOURCES: Readonly<Record<string, { contentType: string; file: () => URL | string }>> = {
+  'site.css': { contentType: 'text/css; charset=utf-8', file: () => ownFile('site.css') },
+  'countdown.js': { contentType: JS, file: () => ownFile('countdown.js') },
+  'icon.svg': { contentType: 'image/svg+xml', file: () => ownFile('icon.svg') },
+  // The dashboard's passkey buttons (server/dashboard/passkeys/), and the WebAuthn helpers they call (global
+  // `SimpleWebAuthnBrowser`), as the package ships them for a page without a bundler.
+  'passkeys.js': { contentType: JS, file: () => ownFile('passkeys.js') },
+  'simplewebauthn-browser.js': { contentType: JS, file: () => packageFile('@simplewebauthn/browser', 'dist/bundle/index.umd.min.js') },
 };
 
+export type AssetName = 'site.css' | 'countdown.js' | 'icon.svg' | 'passkeys.js' | 'simplewebauthn-browser.js';
+
 export const ASSETS: ReadonlyMap<string, Asset> = new Map(
-  Object.entries(TYPES).map(([name, contentType]) => {
-    const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  Object.entries(SOURCES).map(([name, { contentType, file }]) => {
+    const body = readFileSync(file());
     const version = createHash('sha1').update(body).digest('base64url').slice(0, 10);
     return [name, { body, contentType, href: `${ASSETS_PREFIX}/${name}?v=${version}` }];
   }),
 );
 
-export const assetHref = (name: 'site.css' | 'countdown.js' | 'icon.svg'): string => ASSETS.get(name)!.href;
+export const assetHref = (name: AssetName): string => ASSETS.get(name)!.href;
