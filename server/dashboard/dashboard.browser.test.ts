@@ -608,3 +608,53 @@ describe('billing through the local provider, in the browser', () => {
     }
   });
 });
+
+describe('keys and usage in the browser', () => {
+  it('creates a key shown once, which works on the API at once; the usage page counts it; revoking it gives 403', async () => {
+    const { page, problems } = await newTab();
+    try {
+      await signInByCode(page, 'keys.user@example.com');
+      await page.goto(`${base}/dashboard/keys`);
+      await expectAccessible(page, 'the keys page (empty)');
+      await page.fill('#key-name', 'My <b>app</b>');
+      const created = await Promise.all([page.waitForResponse((r) => r.url() === `${base}/dashboard/keys` && r.request().method() === 'POST'), page.click('form[action="/dashboard/keys"] button[type="submit"]')]);
+      expect(created[0].headers()['cache-control']).toContain('no-store');
+      const key = (await page.locator('code.new-key').innerText()).trim();
+      expect(key).toMatch(/^mk_[0-9A-Za-z]{32}$/);
+      await expectAccessible(page, 'the new key page');
+      expect(await main(page)).toContain('My <b>app</b>'); // the name as text, escaped in the markup
+
+      // The key works on the API at once (within a second), and counts.
+      await within(1000, async () => (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).status === 200);
+      for (let i = 0; i < 3; i++) expect((await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+
+      // The list shows it masked, never whole.
+      await page.goto(`${base}/dashboard/keys`);
+      const listed = await main(page);
+      expect(listed).toContain(`${key.slice(0, 9)}…${key.slice(-4)}`);
+      expect(await page.content()).not.toContain(key);
+      await expectAccessible(page, 'the keys page');
+
+      // The usage page shows this month's requests (at least the four just made) in the table and the chart.
+      await page.goto(`${base}/dashboard/usage`);
+      await expectAccessible(page, 'the usage page');
+      expect(await page.locator('svg[role="img"]').count()).toBe(1);
+      // This month's count: the four requests of this key (the account's only one), against the trial's 1,000.
+      const month = page.locator('dd span[data-limit="1000"]');
+      expect(await month.getAttribute('data-count')).toBe('4');
+      expect(await month.innerText()).toBe('4 of 1,000');
+
+      // Revoke: the API answers 403 within a second.
+      await page.goto(`${base}/dashboard/keys`);
+      // The button's accessible name says which key it revokes.
+      await page.getByRole('button', { name: /^Revoke/ }).click();
+      await page.waitForLoadState('load');
+      await within(1000, async () => (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).status === 403);
+      const body = await (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).json();
+      expect(body.error.code).toBe('api_key_revoked');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
