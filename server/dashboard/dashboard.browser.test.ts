@@ -650,7 +650,7 @@ describe('keys and usage in the browser', () => {
       await page.getByRole('button', { name: /^Revoke/ }).click();
       await page.waitForLoadState('load');
       await within(1000, async () => (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).status === 403);
-      const body = await (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).json();
+      const body = (await (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).json()) as { error: { code: string } };
       expect(body.error.code).toBe('api_key_revoked');
       expect(problems).toEqual([]);
     } finally {
