@@ -47,6 +47,17 @@ export interface MethodDefinition {
    */
   solarModel: 'adhan' | 'dailyAt0hUT';
   /**
+   * Asr's shadow length from the sun's declination at the asr instant (adhan takes the declination at 0h UT of the
+   * date, up to half a minute off around the equinoxes). KACST's, the Algerian Ministry's and MUIS's tables follow the
+   * instant (docs/authorities.md). Only with `solarModel: 'adhan'`.
+   */
+  asrShadowAtAsr?: boolean;
+  /**
+   * Every event computed with the sun of this many days later and moved back onto the date (MUIS's 2026 tables are
+   * the next day's sun: docs/authorities.md); 0 where not given.
+   */
+  sunDayOffset?: number;
+  /**
    * Per prayer, how the time (after `adjustments`) is rounded to the minute; `nearest` where not given. National
    * authorities that add precautionary minutes (ihtiyat) round the prayer's start up and sunrise down, so a printed
    * time never falls before the true one (see docs/authorities.md).
@@ -88,6 +99,7 @@ export const METHODS: readonly MethodDefinition[] = [
     ishaIntervalInRamadan: 120,
     // KACST's published times (docs/authorities.md): every time rounded up but sunrise, rounded down.
     rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    asrShadowAtAsr: true,
   }),
   method({ id: 'karachi', name: 'University of Islamic Sciences, Karachi', fajrAngle: 18, ishaAngle: 18 }),
   method({
@@ -127,6 +139,8 @@ export const METHODS: readonly MethodDefinition[] = [
     ishaAngle: 18,
     adjustments: { dhuhr: 1 },
     rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    sunDayOffset: 1,
+    asrShadowAtAsr: true,
   }),
   method({
     id: 'jakim',
@@ -178,6 +192,7 @@ export const METHODS: readonly MethodDefinition[] = [
     // The Ministry's tables (docs/authorities.md): maghrib 3 minutes after sunset, every time rounded up.
     adjustments: { maghrib: 3 },
     rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    asrShadowAtAsr: true,
   }),
   method({ id: 'tunisia', name: 'Tunisia', fajrAngle: 18, ishaAngle: 18 }),
   method({ id: 'jordan', name: 'Ministry of Awqaf, Jordan', fajrAngle: 18, ishaAngle: 18, maghribInterval: 5 }),

@@ -9,7 +9,7 @@ import {
   PrayerTimes,
   Rounding,
 } from 'adhan';
-import type { CalendarDate } from './calendarDate.js';
+import { addDays, type CalendarDate } from './calendarDate.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
@@ -40,6 +40,7 @@ export interface SolarDayOptions {
 }
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /** adhan reads the date from local calendar fields; noon keeps them right whatever the process's zone. */
 export function adhanDate(date: CalendarDate): Date {
@@ -65,6 +66,15 @@ function parameters(o: SolarDayOptions): CalculationParameters {
 const ms = (d: Date): number => d.getTime(); // NaN for an invalid Date
 
 export function solarEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
+  const offset = o.method.sunDayOffset ?? 0;
+  if (offset === 0) return solarEventsOn(latitude, longitude, date, o);
+  // The sun of `offset` days later, on this date's clock: every event of that day, moved back by whole days.
+  const e = solarEventsOn(latitude, longitude, addDays(date, offset), o);
+  const shift = offset * DAY_MS;
+  return { fajr: e.fajr - shift, sunrise: e.sunrise - shift, dhuhr: e.dhuhr - shift, asr: e.asr - shift, sunset: e.sunset - shift, maghrib: e.maghrib - shift, isha: e.isha - shift };
+}
+
+function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
   if (o.method.solarModel === 'dailyAt0hUT') return dailySunEvents(latitude, longitude, date, o);
   const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
   const maghribInterval = o.method.maghribInterval ?? 0;
@@ -77,6 +87,7 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
     maghrib: ms(t.maghrib) + maghribInterval * MINUTE_MS,
     isha: ms(t.isha),
   };
+  if (o.method.asrShadowAtAsr && Number.isFinite(events.asr)) events.asr = asrWithSunAtAsr(events.asr, latitude, longitude, date, o.madhab);
   return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method.horizon, o.method.maghribAngle === undefined, o.ishaInterval > 0);
 }
 
@@ -99,6 +110,28 @@ function withHorizon(e: SolarEvents, latitude: number, horizon: number, maghribF
 }
 
 const RAD = Math.PI / 180;
+
+/**
+ * Asr with the shadow's length taken from the sun's declination at the asr instant itself (adhan takes it at 0h UT
+ * of the date, up to half a minute off where the declination changes fastest): from adhan's asr, the sun's
+ * declination and equation of time are re-read at the instant and the hour angle solved again, three times (the
+ * change from one pass to the next is then far below a second).
+ */
+function asrWithSunAtAsr(asr: number, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab): number {
+  const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
+  const phi = latitude * RAD;
+  const shadow = madhab === 'hanafi' ? 2 : 1;
+  let t = asr;
+  for (let i = 0; i < 3; i++) {
+    const { declination, equationOfTime } = sunPosition(julianDay(t));
+    const delta = declination * RAD;
+    const altitude = Math.atan(1 / (shadow + Math.tan(Math.abs(phi - delta))));
+    const cos = (Math.sin(altitude) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta));
+    if (cos < -1 || cos > 1) return asr;
+    t = midnightUT + (720 - 4 * longitude - equationOfTime + (Math.acos(cos) / RAD) * 4) * MINUTE_MS;
+  }
+  return t;
+}
 
 /**
  * The events with the sun's declination and equation of time taken once a day, at 0h UT of the date, and each time
