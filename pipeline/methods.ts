@@ -97,7 +97,8 @@ export const METHODS: readonly MethodDefinition[] = [
     fajrAngle: 18.5,
     ishaInterval: 90,
     ishaIntervalInRamadan: 120,
-    // KACST's published times (docs/authorities.md): every time rounded up but sunrise, rounded down.
+    // KACST's published times (docs/authorities.md): every time rounded up but sunrise, rounded down; asr's shadow
+    // from the sun at the asr instant.
     rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
     asrShadowAtAsr: true,
   }),
@@ -134,7 +135,8 @@ export const METHODS: readonly MethodDefinition[] = [
   method({
     id: 'singapore',
     name: 'Majlis Ugama Islam Singapura',
-    // MUIS's published tables (docs/authorities.md): every time rounded up, zohor a minute after transit.
+    // MUIS's published tables (docs/authorities.md): every time rounded up, zohor a minute after transit, each day
+    // computed with the next day's sun (2020 and 2026 tables alike), asr's shadow from the sun at the asr instant.
     fajrAngle: 20,
     ishaAngle: 18,
     adjustments: { dhuhr: 1 },
@@ -189,7 +191,8 @@ export const METHODS: readonly MethodDefinition[] = [
     name: 'Algeria',
     fajrAngle: 18,
     ishaAngle: 17,
-    // The Ministry's tables (docs/authorities.md): maghrib 3 minutes after sunset, every time rounded up.
+    // The Ministry's tables (docs/authorities.md): maghrib 3 minutes after sunset, every time rounded up, asr's
+    // shadow from the sun at the asr instant.
     adjustments: { maghrib: 3 },
     rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
     asrShadowAtAsr: true,
