@@ -68,6 +68,28 @@ export interface MethodDefinition {
    * sun's semidiameter) where not given. Maghrib by sunset follows it.
    */
   horizon?: number;
+  /**
+   * An authority that publishes one table per zone (JAKIM): the zones we can place a catalog place in, each with the
+   * reference point its table is computed for and the zone's own exceptions. A place in a zone is computed at the
+   * zone's point (pipeline/methodZones.ts); every other place at its own coordinates.
+   */
+  zones?: readonly MethodZone[];
+}
+
+/** One zone of a zone-based authority (see `MethodDefinition.zones`). */
+export interface MethodZone {
+  /** The authority's zone code (JAKIM: `PLS01`). */
+  code: string;
+  /** The catalog places in the zone: ISO country and the catalog's region (first-level division) names. */
+  country: string;
+  regions: readonly string[];
+  /** Catalog place ids in those regions that are not in the zone (a source's misattributed region). */
+  excludedPlaces?: readonly string[];
+  /** The zone's reference point, decimal degrees. */
+  latitude: number;
+  longitude: number;
+  /** The zone prints its imsak at its fajr. */
+  imsakIsFajr?: boolean;
 }
 
 const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule' | 'solarModel'> & Partial<MethodDefinition>): MethodDefinition => ({
@@ -153,6 +175,13 @@ export const METHODS: readonly MethodDefinition[] = [
     ishaAngle: 18,
     adjustments: { dhuhr: 1 },
     rounding: { fajr: 'up', sunrise: 'down', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+    // The zones that are a whole state, with the reference points of ../shared/reference/official/README.md (JAKIM's
+    // titik rujukan); Perlis prints imsak = subuh. Other zones need district boundaries we do not have.
+    zones: [
+      // GeoNames puts Pantai Cenang (g11002069), on Langkawi (Kedah, KDH06), in Perlis.
+      { code: 'PLS01', country: 'MY', regions: ['Perlis'], excludedPlaces: ['g11002069'], latitude: 6.4219, longitude: 100.1217, imsakIsFajr: true },
+      { code: 'MLK01', country: 'MY', regions: ['Melaka'], latitude: 2.3833, longitude: 101.9833 },
+    ],
   }),
   method({
     id: 'kemenag',

@@ -6,6 +6,7 @@ import { hijriDate, RAMADAN } from './hijri.js';
 import { localEpochDay, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
 import type { Madhab, MethodDefinition, Prayer, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
+import { zonedQuery } from './methodZones.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
 
 export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
@@ -19,6 +20,8 @@ export interface TimetableQuery {
   madhab: Madhab;
   /** Only the adhan fixtures set this: they name the rule they were made with. */
   highLatitudeRule?: HighLatitudeRuleName;
+  /** The method's zone the place lies in (methodZones.ts): the zone's reference point and exceptions are used. */
+  zone?: string;
 }
 
 export interface DayTimes {
@@ -131,6 +134,7 @@ function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSo
  * which need the next day's fajr.
  */
 export function computeTimetable(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DayTimes[] {
+  q = zonedQuery(q);
   const days: DayTimes[] = [];
   let date = first;
   let today = solarDay(q, date);

@@ -6,7 +6,8 @@ import { Worker } from 'node:worker_threads';
 import type { StoredPlace } from './catalog/catalogFile.js';
 import { readCatalog } from './catalog/catalogFile.js';
 import { defaultMadhab, defaultMethodId } from './countryDefaults.js';
-import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, type Madhab } from './methods.js';
+import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, methodById, type Madhab } from './methods.js';
+import { zoneFor } from './methodZones.js';
 import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
 import { currentBuild, directorySize, removeOldBuilds, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
 
@@ -74,6 +75,12 @@ function chosen<T extends string>(option: string, all: readonly T[], what: strin
   return list;
 }
 
+/** The job's zone, for a method that computes a zone's places at the zone's point (methodZones.ts). */
+const zoneOf = (method: string, place: StoredPlace): { zone?: string } => {
+  const zone = zoneFor(methodById(method), place);
+  return zone ? { zone: zone.code } : {};
+};
+
 export function planJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): PrecomputeJob[] {
   const methods = chosen(options.methods, METHOD_IDS, 'method');
   const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
@@ -90,6 +97,7 @@ export function planJobs(places: readonly StoredPlace[], options: Pick<Precomput
             method,
             madhab,
             year,
+            ...zoneOf(method, place),
           });
         }
       }

@@ -13,6 +13,8 @@ export interface PrecomputeJob {
   method: string;
   madhab: Madhab;
   year: number;
+  /** The method's zone the place lies in (methodZones.ts). */
+  zone?: string;
 }
 
 export interface PrecomputeResult {
@@ -23,7 +25,7 @@ export interface PrecomputeResult {
 
 parentPort!.on('message', (jobs: PrecomputeJob[]) => {
   const results: PrecomputeResult[] = jobs.map((job) => {
-    const query = { latitude: job.latitude, longitude: job.longitude, timeZone: job.timeZone, method: methodById(job.method), madhab: job.madhab };
+    const query = { latitude: job.latitude, longitude: job.longitude, timeZone: job.timeZone, method: methodById(job.method), madhab: job.madhab, zone: job.zone };
     let encoded: Buffer;
     let days;
     try {

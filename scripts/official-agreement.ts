@@ -72,11 +72,17 @@ const clockDifference = (ours: string, theirs: string): number => {
 
 export type Differences = Partial<Record<TimeName, number>>;
 
+/**
+ * The row's zone code (its place key, `PLS01 …`) where the method defines that zone (methodZones.ts): the row is then
+ * computed as the API computes the zone's places, at the zone's reference point with the zone's exceptions.
+ */
+const zoneCode = (r: OfficialRow): string | undefined => r.place.split(' ')[0];
+
 /** Ours minus published, in minutes, per row and published time. */
 export function differences(method: string, rows: OfficialRow[]): Differences[] {
   const m = methodById(method);
   return rows.map((r) => {
-    const day = computeDay({ latitude: r.latitude, longitude: r.longitude, timeZone: r.timeZone, method: m, madhab: 'shafi' }, parseDate(r.date)!, false);
+    const day = computeDay({ latitude: r.latitude, longitude: r.longitude, timeZone: r.timeZone, method: m, madhab: 'shafi', zone: zoneCode(r) }, parseDate(r.date)!, false);
     const ours = dayRecord(day, r.timeZone).times;
     const out: Differences = {};
     for (const name of TIME_NAMES) {

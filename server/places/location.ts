@@ -13,6 +13,8 @@ export interface Place {
   timeZone: string;
   /** ISO 3166 alpha-2, when known: it picks the default method and madhab. */
   country: string | undefined;
+  /** A catalog place's region: with the country, it places the place in a zone-based authority's zone. */
+  region?: string;
   /** The catalog place's id, when the request named one: its precomputed timetables may answer. */
   placeId?: string;
 }
@@ -42,6 +44,7 @@ export function catalogPlace(catalog: PlaceCatalog, place: StoredPlace): Place {
     longitude: place.longitude,
     timeZone: place.timeZone,
     country: place.country,
+    region: place.region,
     placeId: place.id,
   };
 }

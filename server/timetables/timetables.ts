@@ -5,6 +5,7 @@ import { localDateExists } from '../../pipeline/localTime.js';
 import { toEpochDay, type CalendarDate } from '../../pipeline/calendarDate.js';
 import { dayRecord, type DayRecord } from '../../pipeline/dayRecord.js';
 import type { Madhab, MethodDefinition } from '../../pipeline/methods.js';
+import { zoneFor } from '../../pipeline/methodZones.js';
 import { computeTimetable, type DayTimes } from '../../pipeline/prayerTimes.js';
 import { decodeDays } from '../../pipeline/timetableCodec.js';
 import type { TimetableReader } from '../../pipeline/timetableStore.js';
@@ -78,7 +79,7 @@ export function dayRecords(
   const days =
     stored ??
     computeTimetable(
-      { latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone, method, madhab },
+      { latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone, method, madhab, zone: zoneFor(method, { id: place.placeId, country: place.country, region: place.region })?.code },
       first,
       count,
       withExtras,
