@@ -91,8 +91,11 @@ export async function openPage(browser: Browser, url: string, options: PageOptio
     if (options.clockAt !== undefined) {
       // Installed before the page loads: the page's scripts see the given instant from their first line. Paused, so
       // the countdown moves only when the test moves the clock.
-      await page.clock.install({ time: options.clockAt });
-      await page.clock.pauseAt(options.clockAt);
+      // Installed a little before the instant (the installed clock runs in real time until paused, and pausing at a
+      // time already past is an error), then paused exactly at it.
+      const at = new Date(options.clockAt).getTime();
+      await page.clock.install({ time: at - 5_000 });
+      await page.clock.pauseAt(at);
     }
     if (options.fixedTime !== undefined) await page.clock.setFixedTime(options.fixedTime);
     const response = await page.goto(url, { waitUntil: 'load' });

@@ -178,6 +178,24 @@ describe.each(['tr', 'en'] as const)('the place page in %s', (language) => {
     }
   });
 
+  it('fits a phone’s width: the page never scrolls sideways, the month’s table scrolls in its own box', async () => {
+    const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language], { viewport: { width: 360, height: 800 } });
+    try {
+      expect(status).toBe(200);
+      const widths = await page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): { scrollWidth: number; clientWidth: number } } }).document;
+        const box = doc.querySelector('.month-section .table-wrap');
+        return { page: doc.documentElement.scrollWidth, viewport: doc.documentElement.clientWidth, table: box.scrollWidth, box: box.clientWidth };
+      });
+      expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+      expect(widths.table).toBeGreaterThan(widths.box); // the month is wider than a phone: it scrolls, in its box
+      const violations = await axeViolations(page);
+      expect(violations, formatViolations(violations)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   // This month, and a month of 31 days (`?month=`, the same page for another month).
   it.each(['', '?month=2027-01'])('prints the month on one A4 page (%s)', async (query) => {
     const { page, status, close } = await open(server.baseUrl + PLACE_PAGES[language] + query);

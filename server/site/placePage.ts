@@ -123,12 +123,14 @@ ${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
 <a href="${withQuery({ month: shiftMonth(month.year, month.month, -1) })}" rel="nofollow">← ${w.previousMonth}</a>
 <a href="${withQuery({ month: shiftMonth(month.year, month.month, 1) })}" rel="nofollow">${w.nextMonth} →</a>
 </nav>
+<div class="table-wrap" role="region" aria-labelledby="month-heading" tabindex="0">
 <table class="month">
 <thead><tr><th scope="col">${w.date}</th><th scope="col">${w.hijriDate}</th>${TIME_NAMES.map((name) => html`<th scope="col">${w.times[name]}</th>`)}</tr></thead>
 <tbody>
 ${monthRows}
 </tbody>
 </table>
+</div>
 </section>
 <h2>${w.qibla}</h2>
 <p>${w.qiblaText(formatNumber(qibla.bearing, language), formatNumber(qibla.distanceKm, language))}</p>
