@@ -130,9 +130,7 @@ describe('the sitemaps', () => {
 
   it('answers 404 for a sitemap it does not list', async () => {
     for (const path of ['/sitemaps/places-0.xml', `/sitemaps/places-${sitemapUrls.length + 1}.xml`, '/sitemaps/other.xml', '/sitemaps/places-1.xml.gz']) {
-      const res = await fetch(server.baseUrl + path);
-      await res.text();
-      expect(res.status, path).toBe(404);
+      expect(await statusOf(server.baseUrl + path), path).toBe(404);
     }
   });
 
