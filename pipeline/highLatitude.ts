@@ -52,28 +52,30 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   const { latitude, longitude, date, options } = input;
   const { method } = options;
   const rule = input.highLatitudeRule ?? recommendedRule(latitude);
-  const at = (lat: number, polarResolution: SolarDayOptions['polarResolution'], pureAngles = false): SolarEvents =>
-    solarEvents(lat, longitude, date, { ...options, highLatitudeRule: rule, polarResolution, pureAngles });
+  // One options object for the day (no closure or spread per call: this runs for every place-day).
+  const dayOptions: SolarDayOptions = {
+    method: options.method,
+    madhab: options.madhab,
+    ishaInterval: options.ishaInterval,
+    highLatitudeRule: rule,
+    polarResolution: PolarCircleResolution.Unresolved,
+    pureAngles: false,
+  };
 
-  const events = at(latitude, PolarCircleResolution.Unresolved);
+  const events = solarEvents(latitude, longitude, date, dayOptions);
   const estimated = new Set<SolarEventName>();
 
   const angledIsha = options.ishaInterval === 0;
   const checkFajr = angleMayBeUnreached(latitude, method.fajrAngle);
   const checkIsha = angledIsha && angleMayBeUnreached(latitude, method.ishaAngle ?? 0);
   if (checkFajr || checkIsha) {
-    const pure = at(latitude, PolarCircleResolution.Unresolved, true);
+    const pure = solarEvents(latitude, longitude, date, { ...dayOptions, pureAngles: true });
     const fajrUnreached = checkFajr && !finite(pure.fajr);
     const ishaUnreached = checkIsha && !finite(pure.isha);
     if (fajrUnreached) estimated.add('fajr');
     if (ishaUnreached) estimated.add('isha');
     if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {
-      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, {
-        ...options,
-        highLatitudeRule: rule,
-        polarResolution: PolarCircleResolution.Unresolved,
-        pureAngles: true,
-      });
+      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, { ...dayOptions, pureAngles: true });
       if (fajrUnreached) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
       if (ishaUnreached) events.isha = events.sunset + (reference.isha - reference.sunset);
     }
@@ -84,14 +86,16 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   // formula still returns a time, which falls outside the afternoon (before dhuhr, even weeks away): that asr does
   // not exist, and is resolved like the other missing events.
   // (Compared after the method's adjustments: Moonsighting's dhuhr +5 must not pass an asr just after noon.)
-  const adjusted = (n: Prayer, t: number) => t + (method.adjustments[n] ?? 0) * MINUTE_MS;
-  const asr = adjusted('asr', events.asr);
-  if (!(asr - adjusted('dhuhr', events.dhuhr) >= MINUTE_MS && adjusted('maghrib', events.maghrib) - asr >= MINUTE_MS)) events.asr = NaN;
+  const adjustments = method.adjustments;
+  const asr = events.asr + (adjustments.asr ?? 0) * MINUTE_MS;
+  const dhuhr = events.dhuhr + (adjustments.dhuhr ?? 0) * MINUTE_MS;
+  const maghrib = events.maghrib + (adjustments.maghrib ?? 0) * MINUTE_MS;
+  if (!(asr - dhuhr >= MINUTE_MS && maghrib - asr >= MINUTE_MS)) events.asr = NaN;
   keepTwilightApart(events, estimated, method.adjustments, method.rounding);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
-  if (EVENT_NAMES.some((n) => !finite(events[n])) || !inOrder(events, method.adjustments, method.rounding)) {
-    const resolved = nearestCompleteDay(latitude, method.adjustments, method.rounding, (lat) => at(lat, PolarCircleResolution.Unresolved));
+  if (!allFinite(events) || !inOrder(events, method.adjustments, method.rounding)) {
+    const resolved = nearestCompleteDay(latitude, longitude, date, dayOptions);
     resolvePolarDay(events, estimated, resolved, method.adjustments, method.rounding);
   }
   return { events, estimated };
@@ -145,10 +149,14 @@ function gap(rounding: Rounding | undefined, earlier: Prayer, later: Prayer): nu
 const isComplete = (e: SolarEvents, adjustments: Adjustments, rounding?: Rounding): boolean =>
   EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e, adjustments, rounding);
 
-function nearestCompleteDay(latitude: number, adjustments: Adjustments, rounding: Rounding | undefined, at: (lat: number) => SolarEvents): SolarEvents {
+const allFinite = (e: SolarEvents): boolean =>
+  finite(e.fajr) && finite(e.sunrise) && finite(e.dhuhr) && finite(e.asr) && finite(e.sunset) && finite(e.maghrib) && finite(e.isha);
+
+function nearestCompleteDay(latitude: number, longitude: number, date: CalendarDate, options: SolarDayOptions): SolarEvents {
+  const { adjustments, rounding } = options.method;
   const sign = latitude < 0 ? -1 : 1;
   for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
-    const candidate = at(sign * lat);
+    const candidate = solarEvents(sign * lat, longitude, date, options);
     if (isComplete(candidate, adjustments, rounding)) return candidate;
   }
   throw new Error(`no latitude below ${latitude} has a complete day`);

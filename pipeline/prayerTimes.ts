@@ -92,22 +92,25 @@ const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
   isha: 'isha',
 };
 
+/** The event with the method's fixed adjustment, rounded to the local minute as the method rounds that prayer. */
+function adjustedMinute(q: TimetableQuery, prayer: Prayer, t: number): number {
+  return roundToLocalMinute(t + (q.method.adjustments[prayer] ?? 0) * MINUTE_MS, q.timeZone, q.method.rounding?.[prayer]);
+}
+
 function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): DayTimes {
   const e = today.events;
-  const adj = q.method.adjustments;
-  const rounding = q.method.rounding ?? {};
-  const at = (prayer: Prayer, t: number): number => roundToLocalMinute(t + (adj[prayer] ?? 0) * MINUTE_MS, q.timeZone, rounding[prayer]);
-  const fajr = at('fajr', e.fajr);
+  const fajr = adjustedMinute(q, 'fajr', e.fajr);
   const times: Record<TimeName, number> = {
     imsak: q.method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
     fajr,
-    sunrise: at('sunrise', e.sunrise),
-    dhuhr: at('dhuhr', e.dhuhr),
-    asr: at('asr', e.asr),
-    maghrib: at('maghrib', e.maghrib),
-    isha: at('isha', e.isha),
+    sunrise: adjustedMinute(q, 'sunrise', e.sunrise),
+    dhuhr: adjustedMinute(q, 'dhuhr', e.dhuhr),
+    asr: adjustedMinute(q, 'asr', e.asr),
+    maghrib: adjustedMinute(q, 'maghrib', e.maghrib),
+    isha: adjustedMinute(q, 'isha', e.isha),
   };
-  const estimated = TIME_NAMES.filter((n) => today.estimated.has(SOURCE_EVENT[n]));
+  const estimated: TimeName[] = [];
+  if (today.estimated.size > 0) for (const n of TIME_NAMES) if (today.estimated.has(SOURCE_EVENT[n])) estimated.push(n);
   return { date, times, estimated, extras: tomorrow ? extras(q, today, tomorrow) : {} };
 }
 

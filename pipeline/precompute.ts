@@ -42,6 +42,7 @@ export interface PrecomputeSummary extends Progress {
 const QUICK_LARGEST_CITIES = 1000;
 const JOBS_PER_MESSAGE = 16;
 const MAX_QUEUED_WRITES = 4000;
+const WORKER_OLD_GENERATION_MB = 96;
 
 export class PrecomputeError extends Error {}
 
@@ -121,8 +122,19 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
   const progress: Progress = { done: 0, total: jobs.length, days: 0, seconds: 0 };
   const workerCount = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(jobs.length / JOBS_PER_MESSAGE)));
   // Workers run TypeScript through tsx like the main thread (see precomputeWorkerEntry.mjs).
-  const workers = Array.from({ length: workerCount }, () => new Worker(new URL('./precomputeWorkerEntry.mjs', import.meta.url)));
-  const writes: Promise<boolean>[] = [];
+  // A worker's garbage is short-lived (a year's days, encoded and sent); a bounded old generation keeps the process's
+  // resident memory down without costing time.
+  const workers = Array.from(
+    { length: workerCount },
+    () => new Worker(new URL('./precomputeWorkerEntry.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB } }),
+  );
+  // Only the latest write is kept: LMDB commits in order, so when it is done so are all before it. Results are not
+  // held: each is queued for writing as it comes and dropped.
+  let lastWrite: Promise<unknown> = Promise.resolve();
+  let writeError: unknown;
+  const failed = (error: unknown) => {
+    writeError ??= error;
+  };
   try {
     let next = 0;
     await Promise.all(
@@ -141,13 +153,15 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
             worker.on('message', async (results: PrecomputeResult[]) => {
               inFlight--;
               for (const r of results) {
-                writes.push(writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)));
+                lastWrite = writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
+                lastWrite.catch(failed);
                 progress.days += r.days;
               }
               progress.done += results.length;
               progress.seconds = (performance.now() - started) / 1000;
               options.onProgress?.(progress);
-              if (writer.queued > MAX_QUEUED_WRITES) await writes[writes.length - 1];
+              if (writer.queued > MAX_QUEUED_WRITES) await lastWrite.catch(failed);
+              if (writeError !== undefined) return reject(writeError);
               if (send()) inFlight++;
               if (inFlight === 0) resolve();
             });
@@ -157,7 +171,8 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
           }),
       ),
     );
-    await Promise.all(writes);
+    await lastWrite;
+    if (writeError !== undefined) throw writeError;
   } catch (error) {
     await Promise.all(workers.map((w) => w.terminate()));
     await writer.abort();

@@ -10,6 +10,7 @@ import {
   Rounding,
 } from 'adhan';
 import { addDays, type CalendarDate } from './calendarDate.js';
+import { adhanTimes, type AdhanParameters } from './adhanCore.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
@@ -65,6 +66,52 @@ function parameters(o: SolarDayOptions): CalculationParameters {
 
 const ms = (d: Date): number => d.getTime(); // NaN for an invalid Date
 
+const RULE_INDEX: Record<string, number> = { [HighLatitudeRule.MiddleOfTheNight]: 0, [HighLatitudeRule.SeventhOfTheNight]: 1, [HighLatitudeRule.TwilightAngle]: 2 };
+const adhanParametersByMethod = new WeakMap<MethodDefinition, Map<number, AdhanParameters>>();
+
+/** What parameters(o) gives adhan, as adhanCore takes it; one object for each method and option set. */
+function adhanParameters(o: SolarDayOptions): AdhanParameters {
+  if (!Number.isInteger(o.ishaInterval)) return newAdhanParameters(o);
+  let byKey = adhanParametersByMethod.get(o.method);
+  if (byKey === undefined) adhanParametersByMethod.set(o.method, (byKey = new Map()));
+  const ruleIndex = RULE_INDEX[o.highLatitudeRule] ?? 3;
+  const key = ((o.ishaInterval * 4 + ruleIndex) * 2 + (o.madhab === 'hanafi' ? 1 : 0)) * 2 + (o.pureAngles ? 1 : 0);
+  let p = byKey.get(key);
+  if (p === undefined) byKey.set(key, (p = newAdhanParameters(o)));
+  return p;
+}
+
+function newAdhanParameters(o: SolarDayOptions): AdhanParameters {
+  const m = o.method;
+  const fajrAngle = m.fajrAngle;
+  const ishaAngle = m.ishaAngle ?? 0;
+  let fajrPortion: number;
+  let ishaPortion: number;
+  if (o.pureAngles) {
+    fajrPortion = Infinity;
+    ishaPortion = Infinity;
+  } else if (o.highLatitudeRule === HighLatitudeRule.MiddleOfTheNight) {
+    fajrPortion = 1 / 2;
+    ishaPortion = 1 / 2;
+  } else if (o.highLatitudeRule === HighLatitudeRule.SeventhOfTheNight) {
+    fajrPortion = 1 / 7;
+    ishaPortion = 1 / 7;
+  } else {
+    fajrPortion = fajrAngle / 60;
+    ishaPortion = ishaAngle / 60;
+  }
+  return {
+    method: m.moonsighting && !o.pureAngles ? 'MoonsightingCommittee' : 'Other',
+    fajrAngle,
+    ishaAngle,
+    ishaInterval: o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0,
+    maghribAngle: m.maghribAngle ?? 0,
+    shadowLength: o.madhab === 'hanafi' ? 2 : 1,
+    fajrPortion,
+    ishaPortion,
+  };
+}
+
 export function solarEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
   const offset = o.method.sunDayOffset ?? 0;
   if (offset === 0) return solarEventsOn(latitude, longitude, date, o);
@@ -76,17 +123,24 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
 
 function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
   if (o.method.solarModel === 'dailyAt0hUT') return dailySunEvents(latitude, longitude, date, o);
-  const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
   const maghribInterval = o.method.maghribInterval ?? 0;
-  const events = {
-    fajr: ms(t.fajr),
-    sunrise: ms(t.sunrise),
-    dhuhr: ms(t.dhuhr),
-    asr: ms(t.asr),
-    sunset: ms(t.sunset),
-    maghrib: ms(t.maghrib) + maghribInterval * MINUTE_MS,
-    isha: ms(t.isha),
-  };
+  let events: SolarEvents;
+  if (o.polarResolution === PolarCircleResolution.Unresolved) {
+    // adhan's PrayerTimes without its Date objects, the sun's coordinates shared by all places (adhanCore.ts).
+    events = adhanTimes(latitude, longitude, date.year, date.month, date.day, adhanParameters(o));
+    events.maghrib += maghribInterval * MINUTE_MS;
+  } else {
+    const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
+    events = {
+      fajr: ms(t.fajr),
+      sunrise: ms(t.sunrise),
+      dhuhr: ms(t.dhuhr),
+      asr: ms(t.asr),
+      sunset: ms(t.sunset),
+      maghrib: ms(t.maghrib) + maghribInterval * MINUTE_MS,
+      isha: ms(t.isha),
+    };
+  }
   if (o.method.asrShadowAtAsr && Number.isFinite(events.asr)) events.asr = asrWithSunAtAsr(events.asr, latitude, longitude, date, o.madhab);
   return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method.horizon, o.method.maghribAngle === undefined, o.ishaInterval > 0);
 }

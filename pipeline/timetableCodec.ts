@@ -31,23 +31,33 @@ export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
   values[1] = year;
   values[2] = n;
   const flags = new Uint8Array(2 * n);
-  SERIES.forEach((name, s) => {
+  // Plain loops: this runs for every place-year of a precompute.
+  const midnights = new Float64Array(n);
+  for (let i = 0; i < n; i++) midnights[i] = utcMidnightMinutes(days[i].date);
+  for (let s = 0; s < SERIES.length; s++) {
+    const name = SERIES[s];
+    const isPrayer = s < PRAYERS.length;
     let previous = 0;
     for (let i = 0; i < n; i++) {
       const day = days[i];
-      const at = s < PRAYERS.length ? day.times[name as TimeName] : day.extras[name as (typeof EXTRA_NAMES)[number]];
+      const at = isPrayer ? day.times[name as TimeName] : day.extras[name as (typeof EXTRA_NAMES)[number]];
       // A missing extra repeats the previous value (difference 0); its flag says it is absent.
-      const minutes = at === undefined ? previous : at / MINUTE_MS - utcMidnightMinutes(day.date);
+      const minutes = at === undefined ? previous : at / MINUTE_MS - midnights[i];
       const delta = minutes - previous;
       if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) throw new Error(`${name} on ${day.date.year}-${day.date.month}-${day.date.day} cannot be stored`);
       values[HEADER_INT16 + s * n + i] = delta;
       previous = minutes;
     }
-  });
-  days.forEach((day, i) => {
-    flags[i] = TIME_NAMES.reduce((bits, name, b) => (day.estimated.includes(name) ? bits | (1 << b) : bits), 0);
-    flags[n + i] = EXTRA_NAMES.reduce((bits, name, b) => (day.extras[name] !== undefined ? bits | (1 << b) : bits), 0);
-  });
+  }
+  for (let i = 0; i < n; i++) {
+    const day = days[i];
+    let estimatedBits = 0;
+    for (let b = 0; b < TIME_NAMES.length; b++) if (day.estimated.includes(TIME_NAMES[b])) estimatedBits |= 1 << b;
+    let extrasBits = 0;
+    for (let b = 0; b < EXTRA_NAMES.length; b++) if (day.extras[EXTRA_NAMES[b]] !== undefined) extrasBits |= 1 << b;
+    flags[i] = estimatedBits;
+    flags[n + i] = extrasBits;
+  }
   return Buffer.concat([Buffer.from(values.buffer), Buffer.from(flags.buffer)]);
 }
 
