@@ -2,14 +2,15 @@
 // connections, beside this machine's ceiling for the stack measured in the same run: with one serving thread, then
 // with one per core (the default), each beside a ceiling with as many threads. The site's place page is measured
 // kept (the page cache answers) and rendered on every request (a second server with PAGE_CACHE_MB=0), beside a
-// ceiling that answers a constant body of the page's size.
+// ceiling that answers a constant body of the page's size. The servers run as `make run` starts them: the default
+// log level (info, a line per request), their stdout read and dropped as a terminal or log collector would take it.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute.js';
-import { dataDirWithCatalog, startServerWithKey } from '../testing/serverProcess.js';
+import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -44,9 +45,17 @@ interface Row {
   note?: string;
 }
 
+/** A server as `make run` starts it (the default log level), its stdout read and dropped rather than kept. */
+async function startDefault(env: Record<string, string>): Promise<{ server: RunningServer; key: string }> {
+  const started = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'info', ...env });
+  started.server.process.stdout!.removeAllListeners('data');
+  started.server.process.stdout!.resume();
+  return started;
+}
+
 /** The ceiling and every endpoint, with `threads` serving threads on each side. */
 async function measure(threads: number): Promise<Row[]> {
-  const { server, key } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads) });
+  const { server, key } = await startDefault({ WORKERS: String(threads) });
   const rows: Row[] = [];
   let ceiling: ChildProcess | undefined;
   try {
@@ -114,7 +123,7 @@ async function placePageRows(baseUrl: string, threads: number): Promise<Row[]> {
   const bytes = await bodyBytes(baseUrl + PLACE_PAGE);
   const ceilingRow = await ceilingFor(bytes, threads, `ceiling (${bytes} B, page size)`);
   const kept = wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
-  const { server } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads), PAGE_CACHE_MB: '0' });
+  const { server } = await startDefault({ WORKERS: String(threads), PAGE_CACHE_MB: '0' });
   try {
     return [ceilingRow, kept, wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
   } finally {

@@ -5,7 +5,7 @@
 // per request.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { threadId } from 'node:worker_threads';
-import { enabled, log } from '../log.js';
+import { enabled, requestLine } from '../log.js';
 import { uWS } from './uws.js';
 
 /** A header block: the first header's name, then its value followed by the other lines (`\r\nName: value`…). */
@@ -114,14 +114,7 @@ function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
 
 function logRequest(request: EdgeRequest, reply: Reply, started: number): void {
   if (!enabled('info')) return;
-  log('info', 'request', {
-    requestId: request.requestId,
-    method: request.method.toUpperCase(),
-    path: clipped(request.url),
-    status: reply.status,
-    ...(reply.code ? { code: reply.code } : {}),
-    ms: Math.round((performance.now() - started) * 1000) / 1000,
-  });
+  requestLine(request.requestId, request.method.toUpperCase(), clipped(request.url), reply.status, reply.code || undefined, Math.round((performance.now() - started) * 1000) / 1000);
 }
 
 export function createEdge(surfaces: readonly Surface[]): Edge {
