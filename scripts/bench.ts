@@ -139,7 +139,7 @@ const referenceOf = (rows: Row[], i: number): Row => rows.slice(0, i + 1).findLa
 const line = (r: Row, ceiling: Row, extra = '') =>
   `| ${r.name.padEnd(26)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${`${((100 * r.rps) / ceiling.rps).toFixed(0)}%`.padStart(11)} |${extra}`;
 console.log(
-  `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
+  `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), request log on (LOG_LEVEL=info, the default), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
     `\nOne serving thread (WORKERS=1), beside a one-thread ceiling:\n` +
     `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${single.map((r, i) => line(r, referenceOf(single, i))).join('\n')}\n` +
     (several
