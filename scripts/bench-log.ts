@@ -1,13 +1,14 @@
 // What the request log costs: `/times` by city (from the store) on a server with the default log level (info: one
 // line per request) against the same server with LOG_LEVEL=warn (no request lines), alternating in one run; given
 // another checkout, its pair too, so that the log's cost before and after a change is measured side by side.
-// The servers' stdout is read and dropped, as a terminal or a log collector would take it.
+// The servers' stdout is read and dropped all along (wrk runs in the background), as a terminal or a log collector
+// would take it: a log that nobody reads fills its pipe, and the server's writes fail or wait.
 // Usage: npm run bench:log [-- <other checkout>]   (BENCH_SECONDS per round, default 5; BENCH_ROUNDS, default 5; WORKERS, default 1)
 import path from 'node:path';
 import { precompute } from '../pipeline/precompute.js';
 import { dataDirWithCatalog, startServer, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
-import { ensureWrk, runWrk } from './lib/wrk.js';
+import { ensureWrk, startWrk } from './lib/wrk.js';
 
 const other = process.argv[2];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -34,10 +35,11 @@ if (other) servers.push([`other, info`, await start('info', path.resolve(other))
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rates = new Map<string, number[]>(servers.map(([name]) => [name, []]));
 try {
-  for (const [, server] of servers) runWrk(server.baseUrl + url, { connections: 64, seconds: 1 });
+  for (const [, server] of servers) await startWrk(server.baseUrl + url, { connections: 64, seconds: 1 });
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, server] of round % 2 ? [...servers].reverse() : servers) {
-      const r = runWrk(server.baseUrl + url, { connections: 64, seconds: SECONDS });
+      // wrk runs in the background, so that this process goes on reading the servers' stdout meanwhile.
+      const r = await startWrk(server.baseUrl + url, { connections: 64, seconds: SECONDS });
       if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       rates.get(name)!.push(r.requestsPerSecond);
     }

@@ -3,7 +3,8 @@
 // with one per core (the default), each beside a ceiling with as many threads. The site's place page is measured
 // kept (the page cache answers) and rendered on every request (a second server with PAGE_CACHE_MB=0), beside a
 // ceiling that answers a constant body of the page's size. The servers run as `make run` starts them: the default
-// log level (info, a line per request), their stdout read and dropped as a terminal or log collector would take it.
+// log level (info, a line per request), their stdout read and dropped all along as a terminal or log collector would
+// take it (wrk runs in the background so that this process keeps reading).
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
-import { ensureWrk, runWrk } from './lib/wrk.js';
+import { ensureWrk, startWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
@@ -65,15 +66,15 @@ async function measure(threads: number): Promise<Row[]> {
     // This machine shares its cores with neighbours: the ceiling is measured before and after the endpoints, and the
     // better of the two is the one the endpoints are set against.
     const ceilingUrl = `http://127.0.0.1:${ceilingPort}/`;
-    runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
-    const before = runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
+    await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
+    const before = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
     for (const [name, url] of endpoints) {
-      runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
-      const r = runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
+      await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
+      const r = await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
       if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
       rows.push({ name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms });
     }
-    const after = runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
+    const after = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
     const c = before.requestsPerSecond >= after.requestsPerSecond ? before : after;
     const other = c === before ? after : before;
     rows.unshift({ name: `ceiling (${timesBytes} B constant)`, rps: c.requestsPerSecond, p50: c.p50ms, p99: c.p99ms, note: `${other.requestsPerSecond.toFixed(0)} in its other run` });
@@ -90,17 +91,17 @@ async function ceilingFor(bytes: number, threads: number, name: string): Promise
   const server = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(bytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
-    runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
-    const r = runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: SECONDS });
+    await startWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
+    const r = await startWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: SECONDS });
     return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
   } finally {
     server.kill();
   }
 }
 
-function wrkRow(name: string, url: string): Row {
-  runWrk(url, { connections: CONNECTIONS, seconds: 2 });
-  const r = runWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
+async function wrkRow(name: string, url: string): Promise<Row> {
+  await startWrk(url, { connections: CONNECTIONS, seconds: 2 });
+  const r = await startWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
   return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
 }
@@ -122,10 +123,10 @@ function bodyBytes(url: string): Promise<number> {
 async function placePageRows(baseUrl: string, threads: number): Promise<Row[]> {
   const bytes = await bodyBytes(baseUrl + PLACE_PAGE);
   const ceilingRow = await ceilingFor(bytes, threads, `ceiling (${bytes} B, page size)`);
-  const kept = wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
+  const kept = await wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
   const { server } = await startDefault({ WORKERS: String(threads), PAGE_CACHE_MB: '0' });
   try {
-    return [ceilingRow, kept, wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
+    return [ceilingRow, kept, await wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
   } finally {
     await server.stop();
   }
