@@ -89,13 +89,13 @@ const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const quoted = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
 
 /**
- * The request line at info level: the same JSON object as log('info', 'request', {...}) gives, field for field,
- * made without building the object.
+ * A request line at info level: the same JSON object as log('info', 'request', {...}) gives, field for field, made
+ * without building the object. `sample`: the line stands for this many requests (edge.ts samples the request log).
  */
-export function requestLine(requestId: string, method: string, path: string, status: number, code: string | undefined, ms: number): void {
+export function requestLine(requestId: string, method: string, path: string, status: number, code: string | undefined, ms: number, sample?: number): void {
   if (LEVELS.info < threshold) return;
   append(
-    `{"time":"${isoNow()}","level":"info","event":"request","requestId":${quoted(requestId)},"method":${quoted(method)},"path":${quoted(path)},"status":${status}${code === undefined ? '' : `,"code":${quoted(code)}`},"ms":${ms}}\n`,
+    `{"time":"${isoNow()}","level":"info","event":"request","requestId":${quoted(requestId)},"method":${quoted(method)},"path":${quoted(path)},"status":${status}${code === undefined ? '' : `,"code":${quoted(code)}`},"ms":${ms}${sample === undefined ? '' : `,"sample":${sample}`}}\n`,
     'info',
   );
 }
