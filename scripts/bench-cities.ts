@@ -6,6 +6,7 @@ import { parseQuery, validateParams } from '../server/api/params.js';
 import { PlaceCatalog } from '../server/places/placeCatalog.js';
 import { ROUTES_BY_PATH } from '../server/api/routes.js';
 import { foldName } from '../pipeline/textFold.js';
+import { RenderedBody } from '../server/timetables/renderedResponses.js';
 
 const QUERIES_PER_LENGTH = 5000;
 const WARM_UP = 1000;
@@ -35,7 +36,8 @@ function queries(length: number): string[] {
 
 function serve(q: string): string {
   const params = validateParams(route.params, parseQuery(`q=${encodeURIComponent(q)}`));
-  return JSON.stringify(route.handle(params, { now: Date.now(), catalog, store: undefined }));
+  const result = route.handle(params, { now: Date.now(), catalog, store: undefined });
+  return result instanceof RenderedBody ? result.json : JSON.stringify(result);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

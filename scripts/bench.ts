@@ -2,16 +2,18 @@
 // connections, beside this machine's ceiling for the stack measured in the same run: with one serving thread, then
 // with one per core (the default), each beside a ceiling with as many threads. The site's place page is measured
 // kept (the page cache answers) and rendered on every request (a second server with PAGE_CACHE_MB=0), beside a
-// ceiling that answers a constant body of the page's size.
+// ceiling that answers a constant body of the page's size. The servers run as `make run` starts them: the default
+// log level (info, a line per request), their stdout read and dropped all along as a terminal or log collector would
+// take it (wrk runs in the background so that this process keeps reading).
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute.js';
-import { dataDirWithCatalog, startServerWithKey } from '../testing/serverProcess.js';
+import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
-import { ensureWrk, runWrk } from './lib/wrk.js';
+import { ensureWrk, startWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
@@ -44,9 +46,17 @@ interface Row {
   note?: string;
 }
 
+/** A server as `make run` starts it (the default log level), its stdout read and dropped rather than kept. */
+async function startDefault(env: Record<string, string>): Promise<{ server: RunningServer; key: string }> {
+  const started = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'info', ...env });
+  started.server.process.stdout!.removeAllListeners('data');
+  started.server.process.stdout!.resume();
+  return started;
+}
+
 /** The ceiling and every endpoint, with `threads` serving threads on each side. */
 async function measure(threads: number): Promise<Row[]> {
-  const { server, key } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads) });
+  const { server, key } = await startDefault({ WORKERS: String(threads) });
   const rows: Row[] = [];
   let ceiling: ChildProcess | undefined;
   try {
@@ -56,15 +66,15 @@ async function measure(threads: number): Promise<Row[]> {
     // This machine shares its cores with neighbours: the ceiling is measured before and after the endpoints, and the
     // better of the two is the one the endpoints are set against.
     const ceilingUrl = `http://127.0.0.1:${ceilingPort}/`;
-    runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
-    const before = runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
+    await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
+    const before = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
     for (const [name, url] of endpoints) {
-      runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
-      const r = runWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
+      await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
+      const r = await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
       if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
       rows.push({ name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms });
     }
-    const after = runWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
+    const after = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
     const c = before.requestsPerSecond >= after.requestsPerSecond ? before : after;
     const other = c === before ? after : before;
     rows.unshift({ name: `ceiling (${timesBytes} B constant)`, rps: c.requestsPerSecond, p50: c.p50ms, p99: c.p99ms, note: `${other.requestsPerSecond.toFixed(0)} in its other run` });
@@ -81,17 +91,17 @@ async function ceilingFor(bytes: number, threads: number, name: string): Promise
   const server = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(bytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
-    runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
-    const r = runWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: SECONDS });
+    await startWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
+    const r = await startWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: SECONDS });
     return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
   } finally {
     server.kill();
   }
 }
 
-function wrkRow(name: string, url: string): Row {
-  runWrk(url, { connections: CONNECTIONS, seconds: 2 });
-  const r = runWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
+async function wrkRow(name: string, url: string): Promise<Row> {
+  await startWrk(url, { connections: CONNECTIONS, seconds: 2 });
+  const r = await startWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
   return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
 }
@@ -113,10 +123,10 @@ function bodyBytes(url: string): Promise<number> {
 async function placePageRows(baseUrl: string, threads: number): Promise<Row[]> {
   const bytes = await bodyBytes(baseUrl + PLACE_PAGE);
   const ceilingRow = await ceilingFor(bytes, threads, `ceiling (${bytes} B, page size)`);
-  const kept = wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
-  const { server } = await startServerWithKey({ DATA_DIR: dir, LOG_LEVEL: 'warn', WORKERS: String(threads), PAGE_CACHE_MB: '0' });
+  const kept = await wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
+  const { server } = await startDefault({ WORKERS: String(threads), PAGE_CACHE_MB: '0' });
   try {
-    return [ceilingRow, kept, wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
+    return [ceilingRow, kept, await wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
   } finally {
     await server.stop();
   }
@@ -130,7 +140,7 @@ const referenceOf = (rows: Row[], i: number): Row => rows.slice(0, i + 1).findLa
 const line = (r: Row, ceiling: Row, extra = '') =>
   `| ${r.name.padEnd(26)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${`${((100 * r.rps) / ceiling.rps).toFixed(0)}%`.padStart(11)} |${extra}`;
 console.log(
-  `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
+  `\nwrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s each, valid key (business plan, limits raised), request log on (LOG_LEVEL=info, the default), ${cpus().length} cores (${cpus()[0].model}), Node ${process.version}\n` +
     `\nOne serving thread (WORKERS=1), beside a one-thread ceiling:\n` +
     `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  |\n|---|---|---|---|---|\n${single.map((r, i) => line(r, referenceOf(single, i))).join('\n')}\n` +
     (several

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NearestPlace } from '../../server/places/nearestPlace.js';
 import { PlaceSearch } from '../../server/places/placeSearch.js';
+import { buildSharedCatalog, CatalogTables } from '../../server/places/catalogTables.js';
 import type { CatalogPlace } from './buildCatalog.js';
 import { distanceKm } from './buildCatalog.js';
 import { buildSearchIndex } from './searchIndex.js';
@@ -12,7 +13,7 @@ describe('nearest place', () => {
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const points = Array.from({ length: 3000 }, () => ({ latitude: Math.asin(2 * random() - 1) * (180 / Math.PI), longitude: 360 * random() - 180 }));
-    const index = new NearestPlace(points, buildSpatialOrder(points));
+    const index = NearestPlace.of(points, buildSpatialOrder(points));
     const queries = [...Array.from({ length: 500 }, () => [180 * random() - 90, 360 * random() - 180]), [90, 0], [-90, 0], [0, 180], [0, -180], [10, 179.99]];
     for (const [lat, lon] of queries) {
       const found = index.nearest(lat, lon);
@@ -38,7 +39,7 @@ describe('search ranking', () => {
     place('parisien', 500, ['parisien']),
     place('big-pa', 5_000_000, ['pamplona']),
   ];
-  const search = new PlaceSearch(places, buildSearchIndex(places));
+  const search = new PlaceSearch(new CatalogTables(buildSharedCatalog({ builtAt: '', places, search: buildSearchIndex(places), spatialOrder: buildSpatialOrder(places) })));
   const ids = (q: string, limit = 10, filter?: { country?: string }) => search.search(q, limit, filter).map((i) => places[i].id);
 
   it('puts exact matches before prefix matches, then the larger population', () => {

@@ -265,17 +265,31 @@ describe('service endpoints', () => {
     expect(res.headers.get('access-control-max-age')).toBe('86400');
   });
 
-  it('writes one structured log line per request', async () => {
+  it('logs every error answer at info, and one in 100 of the others, marked as standing for 100', async () => {
     const marker = `/api/v1/hijri?date=2030-01-0${1 + Math.floor(Math.random() * 9)}`;
-    await get(marker);
+    for (let i = 0; i < 100; i++) await get(marker);
     await get('/nowhere');
     await new Promise((r) => setTimeout(r, 400)); // request lines are flushed in batches
     const lines = server.output.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
     const hijri = lines.filter((l) => l.event === 'request' && l.path === '/api/v1/hijri');
     expect(hijri.length).toBeGreaterThan(0);
-    expect(hijri.at(-1)).toMatchObject({ level: 'info', method: 'GET', status: 200 });
+    expect(hijri.at(-1)).toMatchObject({ level: 'info', method: 'GET', status: 200, sample: 100 });
     expect(typeof hijri.at(-1).ms).toBe('number');
-    expect(lines.some((l) => l.path === '/nowhere' && l.status === 404 && l.code === 'not_found')).toBe(true);
+    expect(lines.some((l) => l.path === '/nowhere' && l.status === 404 && l.code === 'not_found' && l.sample === undefined)).toBe(true);
+  });
+
+  it('writes one structured log line per request at LOG_LEVEL=debug', async () => {
+    const debug = await startServer({ LOG_LEVEL: 'debug', ACCESS_CONTROL: 'off' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${debug.baseUrl}/api/v1/hijri?date=2030-01-01`)).status).toBe(200);
+      await fetch(`${debug.baseUrl}/nowhere`);
+      await new Promise((r) => setTimeout(r, 400));
+      const lines = debug.output.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).filter((l) => l.event === 'request');
+      expect(lines.filter((l) => l.path === '/api/v1/hijri' && l.status === 200 && l.sample === undefined)).toHaveLength(3);
+      expect(lines.some((l) => l.path === '/nowhere' && l.status === 404)).toBe(true);
+    } finally {
+      await debug.stop();
+    }
   });
 });
 

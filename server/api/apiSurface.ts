@@ -69,7 +69,9 @@ export function apiSurface(options: ApiOptions): Surface {
     const quota = options.access?.admit(request.headers.authorization, request.headers['x-api-key'], at).quota;
     try {
       const store = state.store;
-      const repeat = store && requestKey(store.name, options.publicBaseUrl, route.path, request.query);
+      // A repeated request whose answer was kept (and does not depend on the clock) is answered as it was; without a
+      // store the key has no build, and only live answers are kept under it.
+      const repeat = requestKey(store?.name ?? '', options.publicBaseUrl, route.path, request.query);
       const kept = storedAnswer(repeat);
       if (kept) return jsonReply(200, kept.bytes, quota);
       const params = validateParams(route.params, parseQuery(request.query));

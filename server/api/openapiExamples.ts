@@ -3,6 +3,7 @@
 // each error example is the body the real code gives for that case. `npm run openapi:examples` writes them to
 // openapiExamples.json, which openapi.ts serves; a test checks that the file is still what the code answers, and
 // that every example is valid against its schema.
+import { RenderedBody } from '../timetables/renderedResponses.js';
 import { AccessControl } from '../access/access.js';
 import type { Account, AccountStore, KeyRecord } from '../accounts/accountStore.js';
 import { ApiError, errorObject, internalErrorMessage, notFoundMessage, type ErrorCode } from '../errors.js';
@@ -91,7 +92,7 @@ function answer(path: string, rawQuery: string, catalog: PlaceCatalog | undefine
   const route = ROUTES_BY_PATH.get(path)!;
   try {
     const result = route.handle(validateParams(route.params, parseQuery(rawQuery)), { now: EXAMPLE_NOW, catalog, store: undefined });
-    return JSON.parse(JSON.stringify(result));
+    return JSON.parse(result instanceof RenderedBody ? result.json : JSON.stringify(result));
   } catch (error) {
     if (error instanceof ApiError) return errorValue(error.code, error.message);
     throw error;

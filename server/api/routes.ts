@@ -12,7 +12,8 @@ import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } 
 import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { prayersAround } from '../timetables/nextPrayer.js';
-import { keepBody } from '../timetables/renderedResponses.js';
+import { cachedLiveBody, keepBody, keepLiveBody } from '../timetables/renderedResponses.js';
+import { countAnswer } from '../timetables/answerCounts.js';
 import { dayRecords, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
 
 export interface RequestContext extends TimetableSource {
@@ -81,6 +82,19 @@ function storedAnswerKey(ctx: RequestContext, place: Place, what: string, calc: 
   return `${ctx.store.name}|${ctx.catalog.publicBaseUrlInUse()}|${what}|${place.placeId}|${calc.method.id}|${calc.madhab}|${when}`;
 }
 
+/** The base of the site URLs in Location objects, part of every kept answer's key. */
+const baseOf = (ctx: RequestContext): string => ctx.catalog?.publicBaseUrlInUse() ?? '';
+
+/**
+ * The key of a live answer for a point (not a catalog place) that may be kept: the point, its zone (given or found),
+ * the calculation and the day are all it depends on (the nearest place and the defaults follow from the point).
+ * Catalog places are left to the store and its rules (a store that fails must answer 503, not a kept answer).
+ */
+function liveAnswerKey(ctx: RequestContext, place: Place, what: string, calc: Calculation, when: string): string | undefined {
+  if (place.placeId) return undefined;
+  return `${what}|${baseOf(ctx)}|${place.latitude},${place.longitude}|${place.timeZone}|${calc.method.id}|${calc.madhab}|${when}`;
+}
+
 function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
   return r;
 }
@@ -105,6 +119,12 @@ export const ROUTES = [
       const key = storedAnswerKey(ctx, place, 'times', calc, formatDate(date));
       const cached = storedAnswer(key);
       if (cached) return cached;
+      const liveKey = liveAnswerKey(ctx, place, 'times', calc, formatDate(date));
+      const kept = liveKey === undefined ? undefined : cachedLiveBody(liveKey);
+      if (kept) {
+        countAnswer(false);
+        return kept;
+      }
       const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true);
       const day = days[0];
       const body = {
@@ -119,7 +139,8 @@ export const ROUTES = [
         extras: day.extras,
         estimated: day.estimated,
       };
-      return key && fromStore ? keepBody(key, body, p.date !== undefined) : body;
+      if (key && fromStore) return keepBody(key, body, p.date !== undefined);
+      return liveKey ? keepLiveBody(liveKey, body, p.date !== undefined, 'live') : body;
     },
   }),
   route({
@@ -199,11 +220,17 @@ export const ROUTES = [
     response: 'QiblaResponse',
     handle(p, ctx) {
       const place = resolvePlace(p, ctx.catalog);
-      return {
-        location: place.location,
-        bearing: qiblaBearing(place.latitude, place.longitude),
-        distanceKm: distanceToKaabaKm(place.latitude, place.longitude),
-      };
+      // Kept: the answer depends on the place alone (a catalog place, or a point with what follows from it).
+      const key = `qibla|${baseOf(ctx)}|${place.placeId ?? `${place.latitude},${place.longitude}`}`;
+      return (
+        cachedLiveBody(key) ??
+        keepLiveBody(
+          key,
+          { location: place.location, bearing: qiblaBearing(place.latitude, place.longitude), distanceKm: distanceToKaabaKm(place.latitude, place.longitude) },
+          true,
+          'none',
+        )
+      );
     },
   }),
   route({
@@ -219,7 +246,9 @@ export const ROUTES = [
     handle(p, ctx) {
       if (!ctx.catalog) throw new ApiError('service_unavailable', 'City search is not available: the place catalog has not been built.');
       const query = p.q!;
-      return { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) };
+      // Kept: the catalog does not change while the server runs, so the query and the limit say it all.
+      const key = `cities|${baseOf(ctx)}|${p.limit}|${query}`;
+      return cachedLiveBody(key) ?? keepLiveBody(key, { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) }, true, 'none');
     },
   }),
   route({

@@ -5,7 +5,7 @@
 // per request.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { threadId } from 'node:worker_threads';
-import { enabled, log } from '../log.js';
+import { enabled, requestLine } from '../log.js';
 import { uWS } from './uws.js';
 
 /** A header block: the first header's name, then its value followed by the other lines (`\r\nName: value`…). */
@@ -112,16 +112,26 @@ function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
   res.end(request.method === 'head' ? undefined : reply.body);
 }
 
+/**
+ * The request log (README, "Decisions"): at LOG_LEVEL=debug a line for every request; at info (the default) a line
+ * for every error answer (4xx, 5xx) and every request slower than SLOW_MS, and one in SAMPLE_EVERY of the others,
+ * which says `"sample":SAMPLE_EVERY` (it stands for that many). A full line per request cost more than the 5% of
+ * throughput the default may cost (BENCHMARKS.md, the request log).
+ */
+const SAMPLE_EVERY = 100;
+const SLOW_MS = 50;
+let unlogged = 0;
+
 function logRequest(request: EdgeRequest, reply: Reply, started: number): void {
   if (!enabled('info')) return;
-  log('info', 'request', {
-    requestId: request.requestId,
-    method: request.method.toUpperCase(),
-    path: clipped(request.url),
-    status: reply.status,
-    ...(reply.code ? { code: reply.code } : {}),
-    ms: Math.round((performance.now() - started) * 1000) / 1000,
-  });
+  const ms = Math.round((performance.now() - started) * 1000) / 1000;
+  let sample: number | undefined;
+  if (reply.status < 400 && ms < SLOW_MS && !enabled('debug')) {
+    if (++unlogged < SAMPLE_EVERY) return;
+    unlogged = 0;
+    sample = SAMPLE_EVERY;
+  }
+  requestLine(request.requestId, request.method.toUpperCase(), clipped(request.url), reply.status, reply.code || undefined, ms, sample);
 }
 
 export function createEdge(surfaces: readonly Surface[]): Edge {

@@ -1,6 +1,9 @@
 // The catalog of places as the server uses it: resolving `city`, searching for /cities, the nearest place to a
-// point, and the Location objects of the responses. Loaded once at start-up.
+// point, and the Location objects of the responses. Its bulk is one set of typed arrays per process, shared by the
+// serving threads (catalogTables.ts); each thread builds place objects and Location objects from it when a request
+// needs them, and keeps a bounded number of them.
 import { readCatalog, type CatalogFile, type StoredPlace } from '../../pipeline/catalog/catalogFile.js';
+import { buildSharedCatalog, CatalogTables, type SharedCatalog } from './catalogTables.js';
 import { foldName } from '../../pipeline/textFold.js';
 import { placePageUrl } from '../links.js';
 import { NearestPlace } from './nearestPlace.js';
@@ -23,35 +26,34 @@ export interface PlaceCatalogOptions {
   publicBaseUrl: () => string;
 }
 
+/** Place objects and Location objects kept per thread; past this many each cache starts again. */
+const KEPT_OBJECTS = 20_000;
+
 export class PlaceCatalog {
   readonly builtAt: string;
-  readonly places: readonly StoredPlace[];
+  readonly tables: CatalogTables;
   private readonly search: PlaceSearch;
   private readonly nearestIndex: NearestPlace;
-  private readonly indexByPath = new Map<string, number>();
   private readonly countryByName = new Map<string, string>();
   private readonly regions = new Set<string>();
-  private readonly locations: Array<Record<string, unknown> | undefined>;
+  /** Place objects by index, and the index of each place object handed out. */
+  private readonly kept = new Map<number, StoredPlace>();
+  private readonly indexOf = new WeakMap<StoredPlace, number>();
+  private allPlaces: StoredPlace[] | undefined;
+  private readonly locations = new Map<number, Record<string, unknown>>();
   private locationsBase = '';
 
+  /** Attaches a shared catalog (built by buildSharedCatalog, in this thread or another). */
   constructor(
-    catalog: Pick<CatalogFile, 'builtAt' | 'places' | 'search' | 'spatialOrder'>,
+    shared: SharedCatalog,
     private readonly options: PlaceCatalogOptions,
   ) {
-    this.builtAt = catalog.builtAt;
-    this.places = catalog.places;
-    this.search = new PlaceSearch(this.places, catalog.search);
-    this.nearestIndex = new NearestPlace(this.places, catalog.spatialOrder);
-    this.locations = new Array(this.places.length);
-    const countries = new Set<string>();
-    const regions = new Set<string>();
-    this.places.forEach((p, i) => {
-      this.indexByPath.set(p.path, i);
-      countries.add(p.country);
-      regions.add(p.region);
-    });
-    for (const region of regions) this.regions.add(foldName(region));
-    for (const country of countries) {
+    this.tables = new CatalogTables(shared);
+    this.builtAt = shared.builtAt;
+    this.search = new PlaceSearch(this.tables);
+    this.nearestIndex = new NearestPlace(this.tables.unit, this.tables.spatialOrder);
+    for (const region of this.tables.regions) this.regions.add(foldName(region));
+    for (const country of this.tables.countries) {
       for (const name of [country, englishNames.of(country), turkishNames.of(country)]) {
         if (name) this.countryByName.set(foldName(name), country);
       }
@@ -59,9 +61,55 @@ export class PlaceCatalog {
     for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) this.countryByName.set(alias, code);
   }
 
-  static load(dataDir: string, options: PlaceCatalogOptions): PlaceCatalog | undefined {
+  /** A catalog of this thread alone, from the catalog file's contents. */
+  static of(catalog: Pick<CatalogFile, 'builtAt' | 'places' | 'search' | 'spatialOrder'>, options: PlaceCatalogOptions): PlaceCatalog {
+    return new PlaceCatalog(buildSharedCatalog(catalog), options);
+  }
+
+  /** The shared form of the catalog under a data directory (undefined: there is none), to attach in each thread. */
+  static share(dataDir: string): SharedCatalog | undefined {
     const catalog = readCatalog(dataDir);
-    return catalog && new PlaceCatalog(catalog, options);
+    return catalog && buildSharedCatalog(catalog);
+  }
+
+  static load(dataDir: string, options: PlaceCatalogOptions): PlaceCatalog | undefined {
+    const shared = PlaceCatalog.share(dataDir);
+    return shared && new PlaceCatalog(shared, options);
+  }
+
+  get size(): number {
+    return this.tables.count;
+  }
+
+  /**
+   * Every place, in catalog order. Built in full on first use and kept by this thread (the site's index pages and
+   * sitemaps walk them all); the API's paths never ask for it.
+   */
+  get places(): readonly StoredPlace[] {
+    if (!this.allPlaces) {
+      const all = new Array<StoredPlace>(this.tables.count);
+      for (let i = 0; i < all.length; i++) all[i] = this.place(i);
+      this.allPlaces = all;
+      this.kept.clear();
+    }
+    return this.allPlaces;
+  }
+
+  /** Place i (the same object each time while it is kept). */
+  place(i: number): StoredPlace {
+    if (this.allPlaces) return this.allPlaces[i];
+    let place = this.kept.get(i);
+    if (!place) {
+      place = this.tables.place(i);
+      if (this.kept.size >= KEPT_OBJECTS) this.kept.clear();
+      this.kept.set(i, place);
+      this.indexOf.set(place, i);
+    }
+    return place;
+  }
+
+  private indexOfPlace(place: StoredPlace): number {
+    return this.indexOf.get(place) ?? this.tables.indexOfPath(place.path);
   }
 
   /**
@@ -85,32 +133,34 @@ export class PlaceCatalog {
   find(text: string, limit: number): StoredPlace[] {
     const parsed = this.parse(text);
     if (!parsed) return [];
-    return this.search.search(parsed.folded, limit, parsed.filter).map((i) => this.places[i]);
+    return this.search.search(parsed.folded, limit, parsed.filter).map((i) => this.place(i));
   }
 
   /** The `city` parameter: a site path (with `/`), matched exactly, else the best match by name; none: undefined. */
   resolve(text: string): StoredPlace | undefined {
-    if (text.includes('/')) {
-      const i = this.indexByPath.get(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
-      return i === undefined ? undefined : this.places[i];
-    }
+    if (text.includes('/')) return this.byPath(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
     return this.find(text, 1)[0];
   }
 
   /** The place at a site path (`turkey/istanbul/kadikoy`), exactly as written; none: undefined. */
   byPath(placePath: string): StoredPlace | undefined {
-    const i = this.indexByPath.get(placePath);
-    return i === undefined ? undefined : this.places[i];
+    const i = this.tables.indexOfPath(placePath);
+    return i === -1 ? undefined : this.place(i);
   }
 
   /** The `count` places nearest to a place, nearest first, the place itself left out. */
   nearby(place: StoredPlace, count: number): StoredPlace[] {
-    const self = this.indexByPath.get(place.path) ?? -1;
-    return this.nearestIndex.nearestK(place.latitude, place.longitude, count, self).map((i) => this.places[i]);
+    const self = this.indexOfPlace(place);
+    return this.nearestIndex.nearestK(place.latitude, place.longitude, count, self).map((i) => this.place(i));
+  }
+
+  /** Index of the place nearest to a point (-1 in an empty catalog). */
+  nearestIndexOf(latitude: number, longitude: number): number {
+    return this.nearestIndex.nearest(latitude, longitude);
   }
 
   nearest(latitude: number, longitude: number): StoredPlace {
-    return this.places[this.nearestIndex.nearest(latitude, longitude)];
+    return this.place(this.nearestIndex.nearest(latitude, longitude));
   }
 
   /** The base of the site URLs in the Location objects now. */
@@ -118,15 +168,15 @@ export class PlaceCatalog {
     return this.options.publicBaseUrl();
   }
 
-  /** The response's Location object; built once per place (and again only if the public base URL changes). */
+  /** The response's Location object; built once per place while kept (and again if the public base URL changes). */
   location(place: StoredPlace): Record<string, unknown> {
     const base = this.options.publicBaseUrl();
     if (base !== this.locationsBase) {
-      this.locations.fill(undefined);
+      this.locations.clear();
       this.locationsBase = base;
     }
-    const i = this.indexByPath.get(place.path)!;
-    let location = this.locations[i];
+    const i = this.indexOfPlace(place);
+    let location = this.locations.get(i);
     if (!location) {
       location = {
         id: place.id,
@@ -142,7 +192,8 @@ export class PlaceCatalog {
         path: place.path,
         urls: { tr: placePageUrl(base, 'tr', place.path), en: placePageUrl(base, 'en', place.path) },
       };
-      this.locations[i] = location;
+      if (this.locations.size >= KEPT_OBJECTS) this.locations.clear();
+      this.locations.set(i, location);
     }
     return location;
   }

@@ -14,8 +14,12 @@ import type { ServeOptions } from './serve.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import { UsageWriter } from '../access/usageWriter.js';
 import { usingFallback } from '../edge/uws.js';
+import type { SharedCatalog } from '../places/catalogTables.js';
+import type { FromCatalogLoader } from './catalogLoader.js';
 
 const RESTART_AFTER_MS = 1000;
+/** The young generation of each serving thread, in MB (see ServingThread.start). */
+const THREAD_YOUNG_GENERATION_MB = 8;
 /** Room in the usage table for accounts created while the server runs (sharedUsage.ts). */
 const NEW_ACCOUNTS_HEADROOM = 10_000;
 
@@ -88,8 +92,10 @@ class ServingThread {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), {
         workerData: this.options,
-        // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds.
-        resourceLimits: { maxOldGenerationSizeMb: this.options.config.threadHeapMb },
+        // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds; the young
+        // generation's bound keeps V8 from growing it to its default 48 MB per thread (resident once used), which
+        // bought no measurable throughput here (README, "Several cores").
+        resourceLimits: { maxOldGenerationSizeMb: this.options.config.threadHeapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
       });
       this.worker = worker;
       this.exited = new Promise((done) => worker.once('exit', () => done()));
@@ -128,9 +134,36 @@ class ServingThread {
   }
 }
 
+/**
+ * The catalog, read once for the process (in a thread of its own, catalogLoader.ts) into shared memory that every
+ * serving thread attaches; undefined when there is none or it cannot be read (city= and /cities answer 503).
+ */
+async function shareCatalog(): Promise<SharedCatalog | undefined> {
+  const started = performance.now();
+  const message = await new Promise<FromCatalogLoader>((resolve) => {
+    const loader = new Worker(new URL('./catalogLoaderEntry.mjs', import.meta.url), { workerData: { dataDir: config.dataDir } });
+    loader.once('message', resolve);
+    loader.once('error', (error) => resolve({ type: 'failed', error: String(error) }));
+    loader.once('exit', (code) => resolve({ type: 'failed', error: `the catalog loader ended (${code})` }));
+  });
+  if (message.type === 'failed') {
+    log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: message.error });
+    return undefined;
+  }
+  if (!message.catalog) {
+    log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
+    return undefined;
+  }
+  const { count: places, builtAt, buffer } = message.catalog;
+  log('warn', 'catalog_loaded', { places, builtAt, ms: Math.round(performance.now() - started), sharedMb: Math.round(buffer.byteLength / 1e5) / 10 });
+  return message.catalog;
+}
+const catalog = await shareCatalog();
+
 const countsBuffer = answerCountsBuffer(config.workers);
 const serveOptions = (thread: number, port: number): ServeOptions => ({
   config,
+  catalog,
   thread,
   usageBuffer: usage?.buffer,
   answerCountsBuffer: countsBuffer,
@@ -177,7 +210,7 @@ try {
   log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
   await Promise.all(threads.map((t) => t.stop()));
   const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 170 MB with the catalog)` : ''}`, error);
+  fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 60 MB besides the shared catalog)` : ''}`, error);
 }
 
 /** A word for a POSIX shell, in single quotes. */

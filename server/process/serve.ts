@@ -1,5 +1,6 @@
-// One serving thread: its own catalog, store follower, key mirror and uWebSockets.js app, listening on the shared
-// port (the kernel spreads connections over the threads' listen sockets). Counting is shared (sharedUsage.ts).
+// One serving thread: the process's shared catalog (attached, not copied), its own store follower, key mirror and
+// uWebSockets.js app, listening on the shared port (the kernel spreads connections over the threads' listen
+// sockets). Counting is shared (sharedUsage.ts).
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
@@ -19,6 +20,7 @@ import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
 import { PlaceCatalog } from '../places/placeCatalog.js';
+import type { SharedCatalog } from '../places/catalogTables.js';
 import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import { StoreFollower } from '../timetables/storeFollower.js';
@@ -34,6 +36,8 @@ export interface ServeOptions {
   /** The shared usage table; undefined when access control is off (benchmarks only). */
   usageBuffer: SharedArrayBuffer | undefined;
   answerCountsBuffer: SharedArrayBuffer;
+  /** The catalog in shared memory, read once by the primary; undefined when there is none. */
+  catalog: SharedCatalog | undefined;
   /** The port to listen on (0: any; only when one thread serves). */
   port: number;
 }
@@ -124,19 +128,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard]);
   const app = edge.app;
 
-  const catalogStarted = performance.now();
-  try {
-    state.catalog = PlaceCatalog.load(config.dataDir, { publicBaseUrl: () => httpOptions.publicBaseUrl });
-    if (state.catalog) {
-      if (options.thread === 0) {
-        log('warn', 'catalog_loaded', { places: state.catalog.places.length, builtAt: state.catalog.builtAt, ms: Math.round(performance.now() - catalogStarted) });
-      }
-    } else {
-      log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
-    }
-  } catch (error) {
-    log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: String(error) });
-  }
+  if (options.catalog) state.catalog = new PlaceCatalog(options.catalog, { publicBaseUrl: () => httpOptions.publicBaseUrl });
   const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
   storeFollower.start();
 

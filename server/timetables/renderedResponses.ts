@@ -1,8 +1,13 @@
-// Rendered JSON of answers that came from the precomputed store, kept in memory: a popular city's day or month is
-// rendered once, then served as it is. Only stored answers are kept (they change only with the build, which is part
-// of the key, so a new store starts with an empty cache); live answers are not. Bounded: the oldest entries go first.
+// Rendered JSON of answers kept in memory: a popular city's day or month from the precomputed store is rendered once,
+// then served as it is (stored answers change only with the build, which is part of the key, so a new store starts
+// with an empty cache). Answers computed live that depend only on what was asked are kept too, apart (liveBodies):
+// a point's day for a date, a qibla answer, a city search; their keys hold everything the answer depends on. Both
+// bounded: the oldest entries go first.
 
 const LIMIT = 20_000;
+
+/** Which timetable answer a kept body counts as when it is served again (answerCounts.ts); 'none': not a timetable. */
+export type BodySource = 'store' | 'live' | 'none';
 
 /**
  * A response body rendered already, kept as UTF-8 bytes: written as it is (http.ts) with no encoding per response
@@ -14,6 +19,7 @@ export class RenderedBody {
     json: string,
     /** True when it does not depend on the clock (the request named its date, or its year and month). */
     readonly timeless: boolean,
+    readonly source: BodySource = 'store',
   ) {
     this.bytes = Buffer.from(json);
   }
@@ -24,9 +30,32 @@ export class RenderedBody {
 }
 
 const bodies = new Map<string, RenderedBody>();
+const liveBodies = new Map<string, RenderedBody>();
 
 export function cachedBody(key: string): RenderedBody | undefined {
   return bodies.get(key);
+}
+
+/** Drops the oldest tenth of a full map at once, so the eviction cost stays off most requests. */
+function makeRoom(map: Map<string, RenderedBody>): void {
+  if (map.size < LIMIT) return;
+  let drop = LIMIT / 10;
+  for (const k of map.keys()) {
+    map.delete(k);
+    if (--drop === 0) break;
+  }
+}
+
+/** A live answer kept under a key that holds all it depends on (see the top of this file). */
+export function cachedLiveBody(key: string): RenderedBody | undefined {
+  return liveBodies.get(key);
+}
+
+export function keepLiveBody(key: string, body: object, timeless: boolean, source: BodySource): RenderedBody {
+  makeRoom(liveBodies);
+  const rendered = new RenderedBody(JSON.stringify(body), timeless, source);
+  liveBodies.set(key, rendered);
+  return rendered;
 }
 
 export function keepBody(key: string, body: object, timeless: boolean): RenderedBody {
@@ -38,14 +67,7 @@ export function keepBody(key: string, body: object, timeless: boolean): Rendered
  * that does not depend on the clock is answered without parsing, validating or resolving it again (http.ts).
  */
 export function keepRendered(key: string, rendered: RenderedBody): RenderedBody {
-  if (bodies.size >= LIMIT) {
-    // Drop the oldest tenth at once, so the eviction cost stays off most requests.
-    let drop = LIMIT / 10;
-    for (const k of bodies.keys()) {
-      bodies.delete(k);
-      if (--drop === 0) break;
-    }
-  }
+  makeRoom(bodies);
   bodies.set(key, rendered);
   return rendered;
 }

@@ -34,7 +34,7 @@ const storeUnavailable = (): StoreUnavailableError => new StoreUnavailableError(
 /** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
 export function storedAnswer(key: string | undefined): RenderedBody | undefined {
   const rendered = key === undefined ? undefined : cachedBody(key);
-  if (rendered) countAnswer(true);
+  if (rendered && rendered.source !== 'none') countAnswer(rendered.source === 'store');
   return rendered;
 }
 

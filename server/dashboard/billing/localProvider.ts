@@ -9,7 +9,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Stripe from 'stripe';
+import { stripePackage } from './stripePackage.js';
 import type { Account } from '../../accounts/accountStore.js';
 import { isPaidPlan, type LocalBillingLedger, type LocalSubscriptionRecord, type PaidPlan } from '../../accounts/billingStore.js';
 import { NoCustomerError, type BillingEvent, type BillingProvider, type ReturnUrls } from './billingProvider.js';
@@ -289,7 +289,7 @@ export class LocalProvider implements BillingProvider {
     this.options.ledger.put(record);
     for (const event of events) {
       const payload = JSON.stringify(event, null, 2);
-      await this.options.deliver(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: this.options.secret }));
+      await this.options.deliver(payload, stripePackage().webhooks.generateTestHeaderString({ payload, secret: this.options.secret }));
     }
   }
 
@@ -297,7 +297,7 @@ export class LocalProvider implements BillingProvider {
     return {
       id: `evt_local_${hex(12)}`,
       object: 'event',
-      api_version: Stripe.API_VERSION,
+      api_version: stripePackage().API_VERSION,
       created,
       data: previousAttributes ? { object, previous_attributes: previousAttributes } : { object },
       livemode: false,

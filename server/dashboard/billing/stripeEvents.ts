@@ -3,7 +3,7 @@
 // Both providers use this: Stripe's deliveries and the local test provider's, which are signed the same way.
 // Shapes read are those of Stripe's current API version: a subscription's period is on its item
 // (`items.data[0].current_period_end`), an invoice names its subscription under `parent.subscription_details`.
-import Stripe from 'stripe';
+import { stripePackage } from './stripePackage.js';
 import { isPaidPlan, type PaidPlan, type SubscriptionStatus } from '../../accounts/billingStore.js';
 import { WebhookVerificationError, type BillingEvent, type SubscriptionSnapshot } from './billingProvider.js';
 
@@ -121,9 +121,9 @@ export function verifyStripeSignedEvent(
   if (!signatureHeader) throw new WebhookVerificationError('missing_signature', 'the Stripe-Signature header is missing');
   let event: unknown;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds);
+    event = stripePackage().webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+    if (error instanceof stripePackage().errors.StripeSignatureVerificationError) {
       throw new WebhookVerificationError('invalid_signature', error.message.split('\n')[0]);
     }
     // The signature held but the body is no JSON.

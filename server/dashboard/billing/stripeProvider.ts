@@ -2,7 +2,8 @@
 // and the Stripe Billing Portal, through the `stripe` package; webhook deliveries verified with
 // `stripe.webhooks.constructEvent` (stripeEvents.ts). The two session calls go through a small client interface so
 // tests inject one: nothing here reaches the network in tests.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripePackage } from './stripePackage.js';
 import type { Account } from '../../accounts/accountStore.js';
 import type { PaidPlan } from '../../accounts/billingStore.js';
 import { NoCustomerError, type BillingEvent, type BillingProvider, type ReturnUrls } from './billingProvider.js';
@@ -33,7 +34,7 @@ export interface StripeSessionsClient {
 }
 
 export function stripeSessionsClient(secretKey: string): StripeSessionsClient {
-  const stripe = new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 10_000 });
+  const stripe = new (stripePackage())(secretKey, { maxNetworkRetries: 2, timeout: 10_000 });
   return {
     createCheckoutSession: (params) => stripe.checkout.sessions.create(params),
     createPortalSession: (params) => stripe.billingPortal.sessions.create(params),

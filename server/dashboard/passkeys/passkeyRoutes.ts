@@ -9,17 +9,14 @@
 // response sent twice finds no challenge the second time. The credential's counter must grow (unless the
 // authenticator keeps none). The JSON endpoints answer `{ error: { code, message } }` with a 4xx for anything a
 // client can get wrong, never a 500.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { sha256 } from '../../accounts/identityStore.js';
 import { CHALLENGE_TTL_MS } from '../../accounts/passkeyStore.js';
 import { log } from '../../log.js';
+
+/** @simplewebauthn/server, loaded at the first ceremony: a thread that never sees one need not hold it (about 10 MB). */
+let webAuthn: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webAuthnPackage = () => (webAuthn ??= import('@simplewebauthn/server'));
 import { DASHBOARD_PATHS } from '../dashboardPaths.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
 import { DASHBOARD_WORDS } from '../dashboardWords.js';
@@ -96,7 +93,7 @@ export async function registrationOptions(request: DashboardRequest, context: Da
   const existing = passkeys.credentials(account.id);
   if (existing.length >= MAX_PASSKEYS) return jsonError(400, 'too_many_passkeys', w.errors.tooMany);
   const rp = relyingParty(context);
-  const options = await generateRegistrationOptions({
+  const options = await (await webAuthnPackage()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: account.email,
@@ -126,7 +123,7 @@ export async function register(request: DashboardRequest, context: DashboardCont
   const rp = relyingParty(context);
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webAuthnPackage()).verifyRegistrationResponse({
       response: body.response as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,
@@ -168,7 +165,7 @@ export async function signInOptions(request: DashboardRequest, context: Dashboar
     return jsonError(429, 'passkey_limited', w.errors.limited);
   }
   const rp = relyingParty(context);
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS, allowCredentials: [] });
+  const options = await (await webAuthnPackage()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS, allowCredentials: [] });
   passkeys.putChallenge(sha256(context.signinCookie), { challenge: options.challenge, purpose: 'authenticate', expiresAt: now + CHALLENGE_TTL_MS });
   return jsonReply(200, options);
 }
@@ -191,7 +188,7 @@ export async function signInWithPasskey(request: DashboardRequest, context: Dash
   const rp = relyingParty(context);
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webAuthnPackage()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,
