@@ -10,21 +10,15 @@ import {
   Rounding,
 } from 'adhan';
 import { addDays, type CalendarDate } from './calendarDate.js';
-import { adhanTimes, type AdhanParameters } from './adhanCore.js';
+import { adhanTimes, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
-export interface SolarEvents {
-  fajr: number;
-  sunrise: number;
-  /** Solar transit: dhuhr before adjustments. */
-  dhuhr: number;
-  asr: number;
-  sunset: number;
-  /** Maghrib by the method's angle or interval, before adjustments. */
-  maghrib: number;
-  isha: number;
-}
+/**
+ * A solar day's events, UTC milliseconds, before the method's adjustments and rounding: adhan's own fields (dhuhr is
+ * the solar transit; maghrib by the method's angle or interval).
+ */
+export type SolarEvents = AdhanTimes;
 
 export type HighLatitudeRuleName = (typeof HighLatitudeRule)[keyof Omit<typeof HighLatitudeRule, 'recommended'>];
 export type PolarResolution = (typeof PolarCircleResolution)[keyof typeof PolarCircleResolution];
