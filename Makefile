@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium run test precompute bench load catalog
+.PHONY: install nginx chromium redis run test precompute bench load catalog
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -40,7 +40,12 @@ nginx:
 chromium:
 	@testing/install-chromium.sh
 
-test: install nginx chromium
+# The fleet-mode tests start their own Debian redis-server on a free loopback port: installed when missing
+# (testing/install-redis.sh), else nothing.
+redis:
+	@testing/install-redis.sh
+
+test: install nginx chromium redis
 	npm run typecheck
 	npm test
 

@@ -24,7 +24,24 @@ export interface Config {
   mailFrom: string;
   /** How long a sign-in code and link work, in seconds (SIGN_IN_TTL_SECONDS: for tests only; default 600). */
   signInTtlSeconds: number;
+  /** Fleet mode (REDIS_URL and its settings); the CLI reads the same. */
+  fleet: FleetSettings;
 }
+
+/** What fleet mode needs (contract, "Fleet mode"); without REDIS_URL the server is the embedded default. */
+export interface FleetSettings {
+  /** REDIS_URL (`redis://[user:pass@]host:port[/db]` or `rediss://`): unset, everything stays embedded in DATA_DIR. */
+  redisUrl: string | undefined;
+  /** LIMITS_ON_REDIS_FAILURE: count on this server and merge back (`local`, default), let through (`open`), refuse (`closed`). */
+  limitsOnRedisFailure: LimitsOnRedisFailure;
+  /** REDIS_COMMAND_TIMEOUT_MS (default 250): no request waits longer than this on Redis. */
+  redisCommandTimeoutMs: number;
+  /** STORE_URL: where published store bundles are fetched from (a directory or an http(s) location); unset, none. */
+  storeUrl: string | undefined;
+}
+
+export const LIMITS_ON_REDIS_FAILURE = ['local', 'open', 'closed'] as const;
+export type LimitsOnRedisFailure = (typeof LIMITS_ON_REDIS_FAILURE)[number];
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -48,6 +65,22 @@ function parseOrigins(value: string | undefined): string[] {
 /** DATA_DIR, absolute: all that the operator commands need (a bad serving setting must not stop `catalog build`). */
 export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.DATA_DIR || './data');
+}
+
+/** REDIS_URL, LIMITS_ON_REDIS_FAILURE, REDIS_COMMAND_TIMEOUT_MS and STORE_URL, checked. */
+export function fleetSettingsFrom(env: NodeJS.ProcessEnv = process.env): FleetSettings {
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s/]+(\/\d{1,2})?\/?$/.test(redisUrl)) {
+    throw new Error('REDIS_URL must look like redis://[user:password@]host:port[/db] (or rediss://)');
+  }
+  const failure = (env.LIMITS_ON_REDIS_FAILURE || 'local').toLowerCase();
+  if (!(LIMITS_ON_REDIS_FAILURE as readonly string[]).includes(failure)) {
+    throw new Error(`LIMITS_ON_REDIS_FAILURE must be one of ${LIMITS_ON_REDIS_FAILURE.join(', ')}, not ${env.LIMITS_ON_REDIS_FAILURE}`);
+  }
+  const timeout = env.REDIS_COMMAND_TIMEOUT_MS === undefined || env.REDIS_COMMAND_TIMEOUT_MS === '' ? 250 : Number(env.REDIS_COMMAND_TIMEOUT_MS);
+  if (!Number.isInteger(timeout) || timeout < 1 || timeout > 60_000) throw new Error(`REDIS_COMMAND_TIMEOUT_MS must be 1..60000, not ${env.REDIS_COMMAND_TIMEOUT_MS}`);
+  const storeUrl = env.STORE_URL || undefined;
+  return { redisUrl, limitsOnRedisFailure: failure as LimitsOnRedisFailure, redisCommandTimeoutMs: timeout, storeUrl };
 }
 
 /** PORT and HOST. */
@@ -94,5 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plansFile: env.PLANS_FILE || undefined,
     logLevel: logLevel as Config['logLevel'],
     mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
+    fleet: fleetSettingsFrom(env),
   };
 }
