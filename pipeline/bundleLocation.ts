@@ -10,6 +10,9 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** A pointer or a manifest is a few hundred bytes; anything past this is not one (and is not read into memory). */
+const MAX_TEXT_BYTES = 1 << 20;
+
 /** No byte for this long on an HTTP connection: the transfer is given up (and retried by whoever asked). */
 const HTTP_IDLE_TIMEOUT_MS = 30_000;
 
@@ -46,7 +49,9 @@ class DirectoryLocation implements BundleLocation {
 
   async readText(name: string): Promise<string | undefined> {
     try {
-      return await readFile(path.join(this.root, name), 'utf8');
+      const file = path.join(this.root, name);
+      if ((await stat(file)).size > MAX_TEXT_BYTES) throw new BundleLocationError(`${file} is over ${MAX_TEXT_BYTES} bytes`);
+      return await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -116,7 +121,15 @@ class HttpLocation implements BundleLocation {
     }
     await this.assertOk('GET', name, response);
     const chunks: Buffer[] = [];
-    for await (const chunk of response) chunks.push(chunk as Buffer);
+    let bytes = 0;
+    for await (const chunk of response) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > MAX_TEXT_BYTES) {
+        response.destroy();
+        throw new BundleLocationError(`${this.urlOf(name, true)} is over ${MAX_TEXT_BYTES} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
     return Buffer.concat(chunks).toString('utf8');
   }
 

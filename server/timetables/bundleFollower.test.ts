@@ -1,6 +1,7 @@
 // The store as a bundle, end to end with real processes: `store publish` to a directory and over HTTP, servers with
-// STORE_URL following a new build (answers change), a corrupt bundle refused while the old build keeps serving,
-// /readyz before and after, and three servers following one published bundle.
+// STORE_URL following a new build (answers change), a bundle for another catalog set aside, a corrupt bundle refused
+// while the old build keeps serving, /readyz before and after, and three servers following one published bundle.
+import { createHash } from 'node:crypto';
 import { cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,26 @@ async function publishCorrupt(bundles: string): Promise<string> {
   return name;
 }
 
+/**
+ * Publishes the live build to `bundles` as if made from another catalog: a consistent bundle (every hash right) that
+ * does not fit these servers.
+ */
+async function publishForAnotherCatalog(bundles: string): Promise<string> {
+  const staging = newDir('prayer-times-bundle-staging-');
+  await publish(staging);
+  const pointer = JSON.parse(readFileSync(path.join(staging, 'latest.json'), 'utf8'));
+  const manifestFile = path.join(staging, pointer.build, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  manifest.meta.catalogBuiltAt = '2001-01-01T00:00:00.000Z';
+  const manifestText = JSON.stringify(manifest, null, 2) + '\n';
+  writeFileSync(manifestFile, manifestText);
+  pointer.manifestSha256 = createHash('sha256').update(manifestText).digest('hex');
+  cpSync(path.join(staging, pointer.build), path.join(bundles, pointer.build), { recursive: true });
+  writeFileSync(path.join(bundles, '.latest.json.tmp'), JSON.stringify(pointer));
+  renameSync(path.join(bundles, '.latest.json.tmp'), path.join(bundles, 'latest.json'));
+  return pointer.build;
+}
+
 const serversStarted: ServerWithKey[] = [];
 async function follower(storeUrl: string): Promise<ServerWithKey> {
   const started = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), STORE_URL: storeUrl, STORE_POLL_SECONDS: '1', WORKERS: '1' });
@@ -112,7 +133,17 @@ describe('a server with STORE_URL (a directory)', () => {
     const held = readdirSync(timetablesDir(s.server.dataDir));
     expect(held).toContain(second);
     expect(held.filter((n) => n.startsWith('incoming-'))).toEqual([]);
-  }, 90_000);
+
+    // A bundle from another catalog is set aside, not downloaded; the build before keeps serving, and says why.
+    await build([ISTANBUL]);
+    const other = await publishForAnotherCatalog(bundles);
+    const setAside = await until('the set-aside', async () => (await health(s)).bundle?.setAside ?? undefined);
+    expect(setAside).toMatchObject({ build: other, reason: expect.stringContaining('built from the catalog of 2001-01-01T00:00:00.000Z') });
+    expect((await ready(s)).body).toMatchObject({ status: 'ready', build: second, latest: other, setAside: { build: other } });
+    expect(await kadikoyAnsweredFrom(s)).toBe('store');
+    expect(readdirSync(timetablesDir(s.server.dataDir))).not.toContain(other);
+    expect(s.server.output.filter((line) => line.includes('"event":"store_bundle_set_aside"'))).toHaveLength(1);
+  }, 120_000);
 });
 
 describe('publishing over HTTP', () => {
