@@ -6,6 +6,8 @@ import { dataDirFrom } from '../server/process/config.js';
 import { formatCatalogReport, runCatalogBuild } from '../pipeline/catalog/catalogBuild.js';
 import { CatalogInputError } from '../pipeline/catalog/sources.js';
 import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute.js';
+import { bundleLocation, BundleLocationError } from '../pipeline/bundleLocation.js';
+import { publishBundle, StorePublishError } from '../pipeline/storeBundle.js';
 
 const program = new Command('cli').description('Prayer Times API operator commands').showHelpAfterError();
 
@@ -62,6 +64,29 @@ program
     } catch (error) {
       if (!(error instanceof PrecomputeError)) throw error;
       process.stderr.write(`precompute failed: ${error.message}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+const store = program.command('store').description('the precomputed store as a bundle for servers with STORE_URL (docs/fleet.md)');
+store
+  .command('publish')
+  .description('publish the live build as a versioned bundle (build id, SHA-256) to a directory or an http(s) location; the latest.json pointer is written last')
+  .requiredOption('--to <location>', 'a directory, or an http(s):// URL that accepts PUT (the servers’ STORE_URL)')
+  .action(async (options: { to: string }) => {
+    const dataDir = dataDirFrom();
+    try {
+      const { manifest, location } = await publishBundle(dataDir, bundleLocation(options.to));
+      const bytes = manifest.files.reduce((total, f) => total + f.bytes, 0);
+      process.stdout.write(
+        `Published ${manifest.build} (${(bytes / 1e6).toFixed(1)} MB, SHA-256 ${manifest.sha256}, years ${manifest.meta.years.join(', ')}, ` +
+          `${manifest.meta.placeYears.toLocaleString('en')} place-years) to ${location}; latest.json names it.\n`,
+      );
+    } catch (error) {
+      // What an operator can fix (no store, a bad location, a server that refuses) is said in one line, no stack.
+      const known = error instanceof StorePublishError || error instanceof BundleLocationError || (error as NodeJS.ErrnoException).code !== undefined;
+      if (!known) throw error;
+      process.stderr.write(`store publish failed: ${(error as Error).message}\nThe latest.json there, if any, is unchanged.\n`);
       process.exitCode = 1;
     }
   });

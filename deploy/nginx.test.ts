@@ -97,6 +97,13 @@ describe('what uWebSockets.js leaves unanswered, answered by the pair', () => {
     expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
   });
 
+  it('HTTP/1.0 /readyz without a Host header (a load balancer): the server’s own answer, 200 with the build', async () => {
+    const { response, connection } = await send('GET /readyz HTTP/1.0\r\n\r\n');
+    expect(response.status).toBe(200);
+    expect(json(response)).toEqual({ status: 'ready', build: null });
+    expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+  });
+
   it('header names with `_` or `.` are dropped and the request answered; a key sent as X_API_Key counts for nothing', async () => {
     const { response } = await send(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX_Forwarded_Host: evil\r\nX.Trace: 1\r\nX-API-Key: ${key}\r\n\r\n`);
     expect(response.status).toBe(200);

@@ -34,6 +34,9 @@ export const timetablesDir = (dataDir: string): string => path.join(dataDir, 'ti
 export const timetableKey = (placeId: string, method: string, madhab: string, year: number): string =>
   `${placeId}/${method}/${madhab}/${year}`;
 
+/** How a build's directory is named (`build-` and its creation time and process). */
+export const BUILD_NAME = /^build-[\w.-]+$/;
+
 /** What `current` says: a build that is there, no `current` at all, or a problem with it. */
 export type LiveBuild = { name: string } | { absent: true } | { problem: string };
 
@@ -41,9 +44,20 @@ export function liveBuild(dataDir: string): LiveBuild {
   const file = path.join(timetablesDir(dataDir), CURRENT);
   if (!existsSync(file)) return { absent: true };
   const name = readFileSync(file, 'utf8').trim();
-  if (!/^build-[\w.-]+$/.test(name)) return { problem: `${file} does not name a build` };
+  if (!BUILD_NAME.test(name)) return { problem: `${file} does not name a build` };
   if (!existsSync(path.join(timetablesDir(dataDir), name, 'data.mdb'))) return { problem: `${name}, named by ${file}, is not there` };
   return { name };
+}
+
+/** The files of a build that are its data (LMDB's lock.mdb is made by whoever opens it, and is not). */
+export const BUILD_FILES = ['data.mdb'] as const;
+
+/** Points `current` at a complete build, atomically (written beside, renamed over): servers follow it. */
+export function makeLive(dataDir: string, name: string): void {
+  const base = timetablesDir(dataDir);
+  const temporary = path.join(base, `${CURRENT}.${process.pid}.tmp`);
+  writeFileSync(temporary, name + '\n');
+  renameSync(temporary, path.join(base, CURRENT));
 }
 
 /** The name of the live build, if there is one. */
@@ -118,10 +132,7 @@ export class TimetableWriter {
     await this.root.put(META_KEY, meta);
     await this.root.flushed;
     await this.root.close();
-    const base = timetablesDir(this.dataDir);
-    const temporary = path.join(base, `${CURRENT}.${process.pid}.tmp`);
-    writeFileSync(temporary, this.name + '\n');
-    renameSync(temporary, path.join(base, CURRENT));
+    makeLive(this.dataDir, this.name);
   }
 
   async abort(): Promise<void> {

@@ -1,4 +1,4 @@
-// The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, and the JSON
+// The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, /readyz and the JSON
 // 404 for any path no other surface claims. Answers synchronously; the stored-answer shortcut first.
 import type { AccessControl } from '../access/access.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
@@ -16,6 +16,8 @@ import { OPENAPI_PATH } from '../links.js';
 
 export { OPENAPI_PATH };
 export const HEALTH_PATH = '/healthz';
+/** For load balancers: 200 only when this server holds the build it should (timetables/readiness.ts). */
+export const READY_PATH = '/readyz';
 
 const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
@@ -37,6 +39,8 @@ export interface ServerState {
   storeReadFailed(error: unknown): void;
   /** The body of GET /healthz. */
   health(): object;
+  /** GET /readyz: whether to send this server traffic, and why not. */
+  readiness(): { ready: boolean; body: object };
 }
 
 export interface ApiOptions extends ErrorLinks {
@@ -89,13 +93,18 @@ export function apiSurface(options: ApiOptions): Surface {
   }
 
   return {
-    patterns: ['/api/*', HEALTH_PATH, '/*'],
+    patterns: ['/api/*', HEALTH_PATH, READY_PATH, '/*'],
     headers: ['authorization', 'x-api-key'],
     answer(request) {
       const { method, url } = request;
       if (url === HEALTH_PATH) {
         if (method !== 'get') return errorReply(options, 'method_not_allowed', 'Use GET.', { Allow: 'GET' });
         return jsonReply(200, JSON.stringify(state.health()));
+      }
+      if (url === READY_PATH) {
+        if (method !== 'get') return errorReply(options, 'method_not_allowed', 'Use GET.', { Allow: 'GET' });
+        const { ready, body } = state.readiness();
+        return jsonReply(ready ? 200 : 503, JSON.stringify(body));
       }
       const route = ROUTES_BY_PATH.get(url);
       if (!route && url !== OPENAPI_PATH) return errorReply(options, 'not_found', notFoundMessage(clipped(url), OPENAPI_PATH));

@@ -38,6 +38,8 @@ export interface FleetSettings {
   redisCommandTimeoutMs: number;
   /** STORE_URL: where published store bundles are fetched from (a directory or an http(s) location); unset, none. */
   storeUrl: string | undefined;
+  /** STORE_POLL_SECONDS (default 30, 1..3600): how often a server with STORE_URL reads the latest bundle's pointer. */
+  storePollSeconds: number;
 }
 
 export const LIMITS_ON_REDIS_FAILURE = ['local', 'open', 'closed'] as const;
@@ -67,7 +69,7 @@ export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.DATA_DIR || './data');
 }
 
-/** REDIS_URL, LIMITS_ON_REDIS_FAILURE, REDIS_COMMAND_TIMEOUT_MS and STORE_URL, checked. */
+/** REDIS_URL, LIMITS_ON_REDIS_FAILURE, REDIS_COMMAND_TIMEOUT_MS, STORE_URL and STORE_POLL_SECONDS, checked. */
 export function fleetSettingsFrom(env: NodeJS.ProcessEnv = process.env): FleetSettings {
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s/]+(\/\d{1,2})?\/?$/.test(redisUrl)) {
@@ -80,7 +82,12 @@ export function fleetSettingsFrom(env: NodeJS.ProcessEnv = process.env): FleetSe
   const timeout = env.REDIS_COMMAND_TIMEOUT_MS === undefined || env.REDIS_COMMAND_TIMEOUT_MS === '' ? 250 : Number(env.REDIS_COMMAND_TIMEOUT_MS);
   if (!Number.isInteger(timeout) || timeout < 1 || timeout > 60_000) throw new Error(`REDIS_COMMAND_TIMEOUT_MS must be 1..60000, not ${env.REDIS_COMMAND_TIMEOUT_MS}`);
   const storeUrl = env.STORE_URL || undefined;
-  return { redisUrl, limitsOnRedisFailure: failure as LimitsOnRedisFailure, redisCommandTimeoutMs: timeout, storeUrl };
+  if (storeUrl !== undefined && /^[a-z][a-z\d+.-]*:\/\//i.test(storeUrl) && !/^https?:\/\/[^\s/]+/i.test(storeUrl)) {
+    throw new Error(`STORE_URL must be a directory or an http(s):// URL, not ${storeUrl.replace(/\/\/[^@/]*@/, '//…@')}`);
+  }
+  const poll = env.STORE_POLL_SECONDS === undefined || env.STORE_POLL_SECONDS === '' ? 30 : Number(env.STORE_POLL_SECONDS);
+  if (!Number.isInteger(poll) || poll < 1 || poll > 3600) throw new Error(`STORE_POLL_SECONDS must be 1..3600, not ${env.STORE_POLL_SECONDS}`);
+  return { redisUrl, limitsOnRedisFailure: failure as LimitsOnRedisFailure, redisCommandTimeoutMs: timeout, storeUrl, storePollSeconds: poll };
 }
 
 /** PORT and HOST. */

@@ -2,8 +2,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { flushLog, log } from '../log.js';
 import { serve, type ServeOptions } from './serve.js';
+import type { BundleStatus } from '../timetables/bundleFollower.js';
 
-export type ToWorker = { type: 'stop' };
+export type ToWorker = { type: 'stop' } | { type: 'bundle'; status: BundleStatus };
 export type FromWorker = { type: 'listening'; port: number } | { type: 'failed'; error: string } | { type: 'stopped' };
 
 const port = parentPort!;
@@ -12,6 +13,7 @@ const say = (message: FromWorker): void => port.postMessage(message);
 try {
   const serving = await serve(workerData as ServeOptions);
   port.on('message', (message: ToWorker) => {
+    if (message.type === 'bundle') return serving.bundleStatus(message.status);
     if (message.type !== 'stop') return;
     serving.stop().then(
       () => {

@@ -16,6 +16,8 @@ import { UsageWriter } from '../access/usageWriter.js';
 import { usingFallback } from '../edge/uws.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
+import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
+import { bundleLocation } from '../../pipeline/bundleLocation.js';
 
 const RESTART_AFTER_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
@@ -78,6 +80,9 @@ function freePort(host: string): Promise<number> {
   });
 }
 
+/** What the bundle follower (STORE_URL) last said: sent to each thread as it changes and when a thread starts. */
+let bundleStatus: BundleStatus | undefined;
+
 /** A serving thread in a worker, restarted if it ever ends without being asked to. */
 class ServingThread {
   private worker: Worker | undefined;
@@ -103,6 +108,7 @@ class ServingThread {
         if (message.type === 'listening') {
           this.options.port = message.port; // a restart binds the same port
           this.listened = true;
+          if (bundleStatus) this.tell({ type: 'bundle', status: bundleStatus });
           resolve(message.port);
         } else if (message.type === 'failed') reject(new Error(message.error));
       });
@@ -124,6 +130,10 @@ class ServingThread {
         }, RESTART_AFTER_MS).unref();
       });
     });
+  }
+
+  tell(message: ToWorker): void {
+    if (this.listened && !this.stopping) this.worker?.postMessage(message);
   }
 
   /** Asks the thread to close its app and connections; resolves when it has ended. */
@@ -171,6 +181,21 @@ const serveOptions = (thread: number, port: number): ServeOptions => ({
 });
 
 const threads: ServingThread[] = [];
+// With STORE_URL, this process (not each thread) fetches published store bundles and switches `current`; the
+// threads' store followers pick the switch up.
+const bundleFollower = config.fleet.storeUrl
+  ? new BundleFollower({
+      dataDir: config.dataDir,
+      location: bundleLocation(config.fleet.storeUrl),
+      pollMs: config.fleet.storePollSeconds * 1000,
+      catalogBuiltAt: catalog?.builtAt,
+      onStatus: (status) => {
+        bundleStatus = status;
+        for (const thread of threads) thread.tell({ type: 'bundle', status });
+      },
+    })
+  : undefined;
+bundleFollower?.start();
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
@@ -178,6 +203,7 @@ async function stop(signal: string): Promise<void> {
   try {
     // Every thread stops listening and closes its connections first; then the counts of every answered request
     // are written, and only then does the process end.
+    bundleFollower?.stop();
     await Promise.all(threads.map((t) => t.stop()));
     await usageWriter?.stop();
     await accountStore?.close();

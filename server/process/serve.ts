@@ -24,6 +24,8 @@ import type { SharedCatalog } from '../places/catalogTables.js';
 import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import { StoreFollower } from '../timetables/storeFollower.js';
+import type { BundleStatus } from '../timetables/bundleFollower.js';
+import { readiness } from '../timetables/readiness.js';
 import { closeApp, uWS } from '../edge/uws.js';
 
 /** How long a stop waits for answers in flight before closing the connections. */
@@ -44,6 +46,8 @@ export interface ServeOptions {
 
 export interface Serving {
   port: number;
+  /** What the primary's bundle follower says (STORE_URL), for /readyz and /healthz. */
+  bundleStatus(status: BundleStatus): void;
   /** Stops listening, closes every connection and what this thread opened. */
   stop(): Promise<void>;
 }
@@ -52,6 +56,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const { config } = options;
   setLogLevel(config.logLevel);
   shareAnswerCounts(options.answerCountsBuffer, options.thread);
+  let bundle: BundleStatus | undefined;
   const state: ServerState = {
     serving: false,
     catalog: undefined,
@@ -68,8 +73,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       years: state.store?.meta.years ?? [],
       precomputed: state.store ? { build: state.store.name, scope: state.store.meta.scope, placeYears: state.store.meta.placeYears, tzdata: state.store.meta.tzdata } : null,
       ...(state.storeSetAside === undefined ? {} : { storeSetAside: state.storeSetAside }),
+      ...(config.fleet.storeUrl ? { bundle: bundle ?? null } : {}),
       answers: answerCounts(),
     }),
+    readiness: () =>
+      readiness({
+        serving: state.serving,
+        build: state.store?.name,
+        storeProblem: state.storeProblem,
+        storeSetAside: state.storeSetAside,
+        followsStoreUrl: config.fleet.storeUrl !== undefined,
+        bundle,
+      }),
   };
 
   // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
@@ -148,6 +163,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   return {
     port,
+    bundleStatus(status) {
+      bundle = status;
+    },
     async stop() {
       // New API requests get 503 from here on; answers in flight (MCP's) may finish first.
       state.serving = false;

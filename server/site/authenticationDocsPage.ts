@@ -36,7 +36,7 @@ and <code>X-API-Key</code> is ignored, whatever either holds. An unknown or revo
 <code>X-API-Key</code>; nothing falls back from one header to the other. An <code>Authorization</code> header with another
 scheme (such as <code>Basic</code>) is not a key, and then <code>X-API-Key</code> is used. The same holds at
 <a href="${MCP_DOCS_PATH}"><code>${MCP_PATH}</code></a>.</p>
-<p>No key is needed for <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a>, <code>/healthz</code>, CORS preflight
+<p>No key is needed for <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a>, <code>/healthz</code>, <code>/readyz</code>, CORS preflight
 (<code>OPTIONS</code>) and the web site. The API answers browsers from any origin (CORS <code>*</code>), so a key used in a
 web page is visible to its visitors: call the API from your server instead.</p>
 <h2 id="errors">When the key is refused</h2>

@@ -27,7 +27,7 @@ export interface StoreHolder {
 }
 
 /** Why a readable store does not fit this server, if it does not. */
-function misfit(meta: StoreMeta, catalogBuiltAt: string | undefined): string | undefined {
+export function misfit(meta: StoreMeta, catalogBuiltAt: string | undefined): string | undefined {
   if (meta.catalogBuiltAt !== catalogBuiltAt) return `built from the catalog of ${meta.catalogBuiltAt}; this server has the catalog of ${catalogBuiltAt ?? 'none'}`;
   if (meta.tzdata !== TZDATA_VERSION) return `built with time-zone rules ${meta.tzdata ?? 'older than tzdata 2026d'}; this server has ${TZDATA_VERSION}`;
   if (meta.methodsFingerprint !== METHODS_FINGERPRINT) {
