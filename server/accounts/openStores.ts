@@ -43,7 +43,13 @@ export async function openStores(settings: StoreSettings, role: string): Promise
   const url = settings.fleet?.redisUrl;
   if (!url) return openEmbedded(settings.dataDir);
   const commandTimeoutMs = settings.fleet!.redisCommandTimeoutMs;
-  const connection = (name: string, timeoutMs = commandTimeoutMs): Redis => openRedis({ url, commandTimeoutMs: timeoutMs, role: `${role}:${name}` });
+  const connection = (name: string, timeoutMs = commandTimeoutMs): Redis => {
+    const redis = openRedis({ url, commandTimeoutMs: timeoutMs, role: `${role}:${name}` });
+    // Connection errors reach the callers as failed commands (and the follower's log line); ioredis would print each
+    // reconnection attempt's error to the console without a listener.
+    redis.on('error', () => undefined);
+    return redis;
+  };
   const opened: Redis[] = [];
   try {
     const commands = connection('accounts');

@@ -4,7 +4,7 @@
 // `context.services.billing` (billingServices(), opened per serving thread).
 import { log } from '../../log.js';
 import { html } from '../../web/html.js';
-import { LmdbBillingStore, LmdbLocalBillingLedger } from '../../accounts/lmdbBillingStore.js';
+import { LmdbLocalBillingLedger } from '../../accounts/lmdbBillingStore.js';
 import { isPaidPlan, type BillingStore } from '../../accounts/billingStore.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
 import { applyBillingEvent } from './applyBillingEvent.js';
@@ -19,6 +19,7 @@ export interface BillingServices {
   provider: BillingProvider;
   /** The local test provider, when it is the provider (its pages answer 404 otherwise). */
   local?: LocalProvider;
+  /** Closes what billingServices opened (the local provider's books; the store is the caller's). */
   close(): Promise<void>;
 }
 
@@ -26,12 +27,11 @@ export interface BillingServices {
  * The billing services of a serving thread, from the environment: BILLING_PROVIDER `local` (the default) or
  * `stripe`. `webhookUrl` is where the local provider delivers its events (the server's own /webhooks/billing).
  */
-export function billingServices(dataDir: string, env: NodeJS.ProcessEnv, webhookUrl: () => string): BillingServices {
-  const store = LmdbBillingStore.open(dataDir);
+export function billingServices(store: BillingStore, dataDir: string, env: NodeJS.ProcessEnv, webhookUrl: () => string): BillingServices {
   const kind = env.BILLING_PROVIDER || 'local';
   if (kind === 'stripe') {
     const provider = new StripeProvider(stripeSettingsFromEnv(env), async (accountId) => (await store.get(accountId))?.customerId);
-    return { store, provider, close: () => store.close() };
+    return { store, provider, close: async () => {} };
   }
   if (kind !== 'local') throw new Error(`BILLING_PROVIDER must be local or stripe, not "${kind}"`);
   const ledger = LmdbLocalBillingLedger.open(dataDir);
@@ -42,7 +42,6 @@ export function billingServices(dataDir: string, env: NodeJS.ProcessEnv, webhook
     local,
     async close() {
       await ledger.close();
-      await store.close();
     },
   };
 }
