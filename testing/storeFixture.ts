@@ -22,7 +22,8 @@ export interface StoreFixture {
   readonly server: RunningRedis | undefined;
   /** A plain client of the suite's Redis, for checks and for making faults (Redis only). */
   readonly client: Redis;
-  /** Opens the stores (again, for a second server or a reopen); closed after the test. */
+  /** Opens the stores (again, for a second server or a reopen); closed after the test. Redis connections are named
+   * `prayer-times:test-<n>:<store>` (n counts the instances this test opened, from 1). */
   open(): Promise<AccountsStores>;
   /** Every byte the stores hold, as text: the LMDB files, or every key and value in Redis. */
   storedText(): Promise<string>;
@@ -33,6 +34,7 @@ export function storeFixture(kind: StoreKind): StoreFixture {
   let server: RunningRedis | undefined;
   let client: Redis | undefined;
   let dataDir = '';
+  let instances = 0;
   const opened: AccountsStores[] = [];
 
   beforeAll(async () => {
@@ -43,6 +45,7 @@ export function storeFixture(kind: StoreKind): StoreFixture {
   });
   beforeEach(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), `stores-${kind}-`));
+    instances = 0;
     await client?.flushall();
   });
   afterEach(async () => {
@@ -66,7 +69,8 @@ export function storeFixture(kind: StoreKind): StoreFixture {
       return client;
     },
     async open() {
-      const stores = await openStores({ dataDir, fleet: server ? { redisUrl: server.url, redisCommandTimeoutMs: 1000 } : undefined }, `test-${kind}`);
+      // Each instance its own connection names (CLIENT LIST), so a test can kill one instance's connection.
+      const stores = await openStores({ dataDir, fleet: server ? { redisUrl: server.url, redisCommandTimeoutMs: 1000 } : undefined }, `test-${++instances}`);
       opened.push(stores);
       return stores;
     },
