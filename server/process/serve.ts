@@ -72,9 +72,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   // Each thread opens its own stores (embedded LMDB, or Redis with REDIS_URL) and mirrors keys and accounts from its
   // account store; only the primary writes usage.
+  const plans = loadPlans(config.plansFile);
   const stores = await openStores(config, `thread-${options.thread}`);
   let access: AccessControl | undefined;
-  const plans = loadPlans(config.plansFile);
   try {
     access = options.usageBuffer && new AccessControl(stores.accounts, plans, SharedUsage.attach(options.usageBuffer));
   } catch (error) {
