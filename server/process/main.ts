@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { openStores, type AccountsStores } from '../accounts/openStores.js';
 import { demoKeyFile } from '../accounts/demoKey.js';
 import { answerCountsBuffer } from '../timetables/answerCounts.js';
 import { loadConfig, type Config } from './config.js';
@@ -49,7 +49,7 @@ if (usingFallback) {
   log('error', 'uws_fallback', { abi: process.versions.modules, node: process.version });
 }
 
-let accountStore: AccountStore | undefined;
+let stores: AccountsStores | undefined;
 let usage: SharedUsage | undefined;
 let usageWriter: UsageWriter | undefined;
 if (process.env.ACCESS_CONTROL === 'off') {
@@ -57,7 +57,9 @@ if (process.env.ACCESS_CONTROL === 'off') {
   log('error', 'access_control_off', {});
 } else {
   try {
-    accountStore = openAccountStore(config.dataDir);
+    // The accounts layer's stores (embedded, or Redis with REDIS_URL); the primary uses the account store only.
+    stores = await openStores(config, 'primary');
+    const accountStore = stores.accounts;
     usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
     const stored = accountStore.allUsage();
     usage.load(stored);
@@ -206,7 +208,7 @@ async function stop(signal: string): Promise<void> {
     bundleFollower?.stop();
     await Promise.all(threads.map((t) => t.stop()));
     await usageWriter?.stop();
-    await accountStore?.close();
+    await stores?.close();
   } catch (error) {
     log('error', 'stop_failed', { error: String(error) });
   }
@@ -248,7 +250,7 @@ const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
  */
 function sampleRequest(url: string): string {
   const request = shellWord(`${url}/api/v1/times?lat=41.0082&lon=28.9784`);
-  if (!accountStore) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
+  if (!stores) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
   const keyFile = demoKeyFile(config.dataDir);
   if (existsSync(keyFile)) return `Try it with the demo key:\n  curl -H "X-API-Key: $(cat ${shellWord(keyFile)})" ${request}`;
   return (
