@@ -18,6 +18,7 @@ import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
 import { bundleLocation } from '../../pipeline/bundleLocation.js';
+import { bundleForThread } from './httpWorkerBundle.js';
 
 const RESTART_AFTER_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
@@ -92,12 +93,15 @@ class ServingThread {
   private listened = false;
   private exited: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ServeOptions) {}
+  constructor(
+    private readonly options: ServeOptions,
+    private readonly entry: URL,
+  ) {}
 
   /** Starts the worker; resolves with the port once it listens. */
   start(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./httpWorkerEntry.mjs', import.meta.url), {
+      const worker = new Worker(this.entry, {
         workerData: this.options,
         // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds; the young
         // generation's bound keeps V8 from growing it to its default 48 MB per thread (resident once used), which
@@ -170,7 +174,23 @@ async function shareCatalog(): Promise<SharedCatalog | undefined> {
   log('warn', 'catalog_loaded', { places, builtAt, ms: Math.round(performance.now() - started), sharedMb: Math.round(buffer.byteLength / 1e5) / 10 });
   return message.catalog;
 }
-const catalog = await shareCatalog();
+
+/**
+ * The serving threads' code compiled into one JavaScript file (httpWorkerBundle.ts): a thread that loads it needs no
+ * module-hooks thread of its own. Should that fail, each thread loads the TypeScript through tsx, as before.
+ */
+async function threadEntry(): Promise<URL> {
+  const started = performance.now();
+  try {
+    const entry = await bundleForThread(new URL('./httpWorker.ts', import.meta.url));
+    log('info', 'thread_code_compiled', { ms: Math.round(performance.now() - started) });
+    return entry;
+  } catch (error) {
+    log('warn', 'thread_code_not_compiled', { error: String(error), hint: 'each serving thread loads its TypeScript through tsx (about 33 MB more each)' });
+    return new URL('./httpWorkerEntry.mjs', import.meta.url);
+  }
+}
+const [catalog, entry] = await Promise.all([shareCatalog(), threadEntry()]);
 
 const countsBuffer = answerCountsBuffer(config.workers);
 const serveOptions = (thread: number, port: number): ServeOptions => ({
@@ -225,11 +245,11 @@ const port = config.port === 0 && config.workers > 1 ? await freePort(config.hos
 let boundPort = port;
 try {
   // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
-  const first = new ServingThread(serveOptions(0, port));
+  const first = new ServingThread(serveOptions(0, port), entry);
   threads.push(first);
   boundPort = await first.start();
   if (!stopping) {
-    const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort)));
+    const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort), entry));
     threads.push(...rest);
     await Promise.all(rest.map((t) => t.start()));
   }
