@@ -51,12 +51,12 @@ export function revokeKey(request: DashboardRequest, context: DashboardContext):
 }
 
 /** GET /dashboard/usage */
-export function usageOverview(_request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function usageOverview(_request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const account = context.account!;
   const { services } = context;
   const now = services.now();
   // The serving thread's shared counts, read without counting; with access control off, nothing is counted.
-  const current = services.currentUsage?.(account, now) ?? currentUsage(undefined, services.plans[account.plan], now);
+  const current = (await services.currentUsage?.(account, now)) ?? currentUsage(undefined, services.plans[account.plan], now);
   const { fromDay, toDay } = usageRange(utcDay(now));
   const days = services.accounts.dailyUsage(account.id, fromDay, toDay);
   return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days }));

@@ -23,6 +23,7 @@ import { PlaceCatalog } from '../places/placeCatalog.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
+import { openUsageLedger, type OpenedUsageLedger } from '../access/openUsageLedger.js';
 import { StoreFollower } from '../timetables/storeFollower.js';
 import { closeApp, uWS } from '../edge/uws.js';
 
@@ -76,9 +77,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const accountStore = options.usageBuffer ? openAccountStore(config.dataDir) : undefined;
   let access: AccessControl | undefined;
   const plans = loadPlans(config.plansFile);
+  let usageLedger: OpenedUsageLedger | undefined;
   try {
-    access = accountStore && new AccessControl(accountStore, plans, SharedUsage.attach(options.usageBuffer!));
+    // Counting: the shared table, or Redis in fleet mode (openUsageLedger.ts).
+    usageLedger = accountStore && (await openUsageLedger(config.fleet, SharedUsage.attach(options.usageBuffer!), `thread-${options.thread}`));
+    access = accountStore && new AccessControl(accountStore, plans, usageLedger!.ledger);
   } catch (error) {
+    await usageLedger?.close();
     await accountStore?.close();
     throw error;
   }
@@ -154,6 +159,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       await edge.drain(STOP_GRACE_MS);
       closeApp(app);
       await access?.stop();
+      await usageLedger?.close();
       dashboard.close();
       mailer.close();
       await billing.close();
