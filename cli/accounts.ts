@@ -1,8 +1,9 @@
 // CLI commands for keys and accounts (contract, "Operator interface"). A running server picks every change up
-// within a second.
+// within a second. With REDIS_URL (fleet mode) they work on Redis, as the servers do: the same commands.
 import type { Command } from 'commander';
-import { AccountStoreError, openAccountStore, type AccountStore } from '../server/accounts/accountStore.js';
-import { dataDirFrom, listenAddressFrom } from '../server/process/config.js';
+import { AccountStoreError, type AccountStore } from '../server/accounts/accountStore.js';
+import { openStores, StoresUnavailableError } from '../server/accounts/openStores.js';
+import { dataDirFrom, fleetSettingsFrom, listenAddressFrom } from '../server/process/config.js';
 import { DEMO_EMAIL, ensureDemoKey } from '../server/accounts/demoKey.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../server/accounts/plans.js';
 
@@ -11,16 +12,24 @@ function plan(value: string): PlanName {
   return value;
 }
 
-function withStore<T>(action: (store: AccountStore) => T): void {
-  const store = openAccountStore(dataDirFrom());
+async function withStore(action: (store: AccountStore) => unknown): Promise<void> {
+  let stores;
   try {
-    action(store);
+    stores = await openStores({ dataDir: dataDirFrom(), fleet: fleetSettingsFrom() }, 'cli');
+  } catch (error) {
+    if (!(error instanceof StoresUnavailableError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    await action(stores.accounts);
   } catch (error) {
     if (!(error instanceof AccountStoreError)) throw error;
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = 1;
   } finally {
-    void store.close();
+    await stores.close();
   }
 }
 
@@ -33,9 +42,9 @@ export function registerAccountCommands(program: Command): void {
     .option('--plan <plan>', `plan of a new account: ${PLAN_NAMES.join(', ')}`, 'trial')
     .option('--name <name>', 'a name for the key, shown in the dashboard', 'CLI key')
     .action((options: { email: string; plan: string; name: string }) =>
-      withStore((store) => {
+      withStore(async (store) => {
         const wanted = plan(options.plan);
-        const { key, account, newAccount } = store.createKey(options.email, wanted, options.name);
+        const { key, account, newAccount } = await store.createKey(options.email, wanted, options.name);
         if (!newAccount && account.plan !== wanted && options.plan !== 'trial') {
           process.stderr.write(`note: ${account.email} stays on ${account.plan}; change plans with: accounts set-plan\n`);
         }
@@ -46,8 +55,8 @@ export function registerAccountCommands(program: Command): void {
     .command('revoke <keyOrPrefix>')
     .description('revoke a key, given whole or by its prefix (mk_ and the first characters); it is never reactivated')
     .action((keyOrPrefix: string) =>
-      withStore((store) => {
-        const record = store.revoke(keyOrPrefix);
+      withStore(async (store) => {
+        const record = await store.revoke(keyOrPrefix);
         process.stdout.write(JSON.stringify({ prefix: record.prefix, accountId: record.accountId, revokedAt: record.revokedAt }) + '\n');
       }),
     );
@@ -90,8 +99,8 @@ export function registerAccountCommands(program: Command): void {
     .requiredOption('--email <email>', 'the account e-mail')
     .requiredOption('--plan <plan>', PLAN_NAMES.join(', '))
     .action((options: { email: string; plan: string }) =>
-      withStore((store) => {
-        const account = store.setPlan(options.email, plan(options.plan));
+      withStore(async (store) => {
+        const account = await store.setPlan(options.email, plan(options.plan));
         process.stdout.write(JSON.stringify({ accountId: account.id, email: account.email, plan: account.plan }) + '\n');
       }),
     );
@@ -99,10 +108,10 @@ export function registerAccountCommands(program: Command): void {
     .command('demo')
     .description('make sure the demo account has a working key; print it and a curl that uses it')
     .action(() =>
-      withStore((store) => {
+      withStore(async (store) => {
         const dataDir = dataDirFrom();
         const { port, host } = listenAddressFrom();
-        const key = ensureDemoKey(store, dataDir);
+        const key = await ensureDemoKey(store, dataDir);
         process.stdout.write(
           `Demo key (account ${DEMO_EMAIL}, business plan): ${key}\n` +
             `  curl -H 'Authorization: Bearer ${key}' 'http://${host}:${port}/api/v1/times?city=istanbul'\n`,

@@ -36,8 +36,9 @@ export function keyFromHeaders(authorization: string, xApiKey: string): string |
 }
 
 export class AccessControl {
-  private accounts = new Map<string, Account>();
-  private keys = new Map<string, KeyRecord>();
+  // Read-only: the Redis store hands out its live mirror (kept current by its follower), so a reload copies nothing.
+  private accounts: ReadonlyMap<string, Account> = new Map();
+  private keys: ReadonlyMap<string, KeyRecord> = new Map();
   private loadedVersion = -1;
   private timer: NodeJS.Timeout | undefined;
   private readonly verified = new Map<string, KeyRecord>();

@@ -1,5 +1,8 @@
 // Accounts and their keys behind one interface: the embedded implementation is LMDB (lmdbAccountStore.ts); fleet
-// mode will put Redis behind the same methods. Values in, values out, synchronous reads on the request path.
+// mode puts Redis behind the same methods (redisAccountStore.ts). Values in, values out. Reads are synchronous (the
+// request path authenticates from them): Redis answers them from an in-memory mirror. Writes are Awaitable: LMDB
+// answers at once, Redis over the network.
+import type { Awaitable } from './awaitable.js';
 import type { Usage } from './usage.js';
 import { LmdbAccountStore } from './lmdbAccountStore.js';
 import type { PlanName } from './plans.js';
@@ -36,19 +39,21 @@ export interface AccountStore extends UsageHistory {
   /** Grows with every change to accounts or keys; a server reloads when it moves. */
   version(): number;
   /** Creates the account on first use of the e-mail address, else adds a key to it; the key is shown this once. */
-  createKey(email: string, plan?: PlanName, name?: string): { key: string; account: Account; newAccount: boolean };
+  createKey(email: string, plan?: PlanName, name?: string): Awaitable<{ key: string; account: Account; newAccount: boolean }>;
   /** Revokes a key, given whole or by its unambiguous display prefix. */
-  revoke(keyOrPrefix: string): KeyRecord;
+  revoke(keyOrPrefix: string): Awaitable<KeyRecord>;
   /** The account of an address, created on a trial plan and without a key when the address is new (dashboard sign-in). */
-  ensureAccount(email: string): { account: Account; newAccount: boolean };
-  setPlan(email: string, plan: PlanName): Account;
+  ensureAccount(email: string): Awaitable<{ account: Account; newAccount: boolean }>;
+  setPlan(email: string, plan: PlanName): Awaitable<Account>;
   /** The same by account id (billing knows accounts by id). */
-  setPlanById(id: string, plan: PlanName): Account;
+  setPlanById(id: string, plan: PlanName): Awaitable<Account>;
   accountByEmail(email: string): Account | undefined;
   accountById(id: string): Account | undefined;
-  allAccounts(): Map<string, Account>;
-  allKeys(): Map<string, KeyRecord>;
-  /** The persisted usage counts, loaded into the ledger at start. */
+  /** Every account by id; read it, never change it (the Redis store hands out its live mirror: no copy per change). */
+  allAccounts(): ReadonlyMap<string, Account>;
+  /** Every key by hash; read-only, as allAccounts. */
+  allKeys(): ReadonlyMap<string, KeyRecord>;
+  /** The persisted usage counts, loaded into the ledger at start (fleet mode: empty, the ledger keeps them in Redis). */
   allUsage(): Map<string, Usage>;
   /**
    * Writes usage records and adds daily counts (`[accountId, day, requests]`) in one transaction, so the monthly
@@ -58,18 +63,18 @@ export interface AccountStore extends UsageHistory {
   /** The keys of an account (active and revoked), oldest first. */
   keysOf(accountId: string): KeyRecord[];
   /** A new key for an existing account, named (see keys.ts's normalizeKeyName); the key is returned this once. */
-  createKeyFor(accountId: string, name: string): { key: string; record: KeyRecord };
+  createKeyFor(accountId: string, name: string): Awaitable<{ key: string; record: KeyRecord }>;
   /**
    * Revokes a key of this account, by its hash; undefined when the account has no such key (another account's key
    * is never touched). Revoking a revoked key changes nothing.
    */
-  revokeKeyOf(accountId: string, keyHash: string): KeyRecord | undefined;
+  revokeKeyOf(accountId: string, keyHash: string): Awaitable<KeyRecord | undefined>;
   /** Notes that keys were used on days (`[hash, YYYY-MM-DD]`); a day earlier than the stored one is ignored. */
   keyUsed(entries: Iterable<[string, string]>): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The account store of a data directory (the embedded default). */
-export function openAccountStore(dataDir: string): AccountStore {
+/** The account store of a data directory (the embedded default; its methods answer at once). */
+export function openAccountStore(dataDir: string): LmdbAccountStore {
   return LmdbAccountStore.open(dataDir);
 }

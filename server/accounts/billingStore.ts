@@ -1,8 +1,9 @@
 // Billing state behind one interface: per account what the payment provider told us (customer, subscription,
 // subscribed plan, status, period end, cancel at period end, a failed-payment notice), the ids of the provider's
 // events already applied (each applies once), and lookups by customer and subscription id. The embedded
-// implementation is LMDB (lmdbBillingStore.ts) in the accounts environment; fleet mode will put Redis behind the same
-// methods. Values in, values out. Times are Unix seconds, as the providers give them.
+// implementation is LMDB (lmdbBillingStore.ts) in the accounts environment; fleet mode puts Redis behind the same
+// methods (redisBillingStore.ts), so they are Awaitable. Values in, values out. Times are Unix seconds, as the providers give them.
+import type { Awaitable } from './awaitable.js';
 import type { PlanName } from './plans.js';
 
 export type PaidPlan = Exclude<PlanName, 'trial'>;
@@ -77,26 +78,31 @@ export type EventOutcome =
   | { applied: false; duplicate: true };
 
 export interface BillingStore {
-  get(accountId: string): BillingState | undefined;
-  accountIdByCustomer(customerId: string): string | undefined;
-  accountIdBySubscription(subscriptionId: string): string | undefined;
+  get(accountId: string): Awaitable<BillingState | undefined>;
+  accountIdByCustomer(customerId: string): Awaitable<string | undefined>;
+  accountIdBySubscription(subscriptionId: string): Awaitable<string | undefined>;
   /** Whether an event id was processed already. */
-  hasProcessed(eventId: string): boolean;
+  hasProcessed(eventId: string): Awaitable<boolean>;
   /**
    * Applies one provider event atomically and once: when `eventId` is new, `change` gets the account's current state
    * (accountId undefined: no account, the event is only recorded) and returns the next one (undefined: unchanged);
-   * the state, its customer and subscription lookups and the event id are written together.
+   * the state, its customer and subscription lookups and the event id are written together. `change` must be pure:
+   * the Redis store may run it again when another server changed the account's state meanwhile.
    */
   applyEvent(
     eventId: string,
     accountId: string | undefined,
     change: (current: BillingState | undefined) => BillingState | undefined,
     now: number,
-  ): EventOutcome;
+  ): Awaitable<EventOutcome>;
   close(): Promise<void>;
 }
 
-/** The local test provider's own books (what the provider knows, as Stripe's side would): one record per account. */
+/**
+ * The local test provider's own books (what the provider knows, as Stripe's side would): one record per account.
+ * Always in the server's own DATA_DIR, also in fleet mode (it stands for the provider, which is not shared state of
+ * ours): with several servers, its portal works on the server that ran the checkout.
+ */
 export interface LocalSubscriptionRecord {
   accountId: string;
   customerId: string;

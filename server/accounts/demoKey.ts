@@ -10,12 +10,12 @@ export const DEMO_EMAIL = 'demo@example.com';
 export const demoKeyFile = (dataDir: string): string => path.join(dataDir, 'demo-key.txt');
 
 /** The demo account's key: kept in DATA_DIR/demo-key.txt (mode 600) so `make run` can print it every time. */
-export function ensureDemoKey(store: AccountStore, dataDir: string): string {
+export async function ensureDemoKey(store: AccountStore, dataDir: string): Promise<string> {
   const file = demoKeyFile(dataDir);
   const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
   const record = isWellFormedKey(saved) ? store.allKeys().get(hashKey(saved)) : undefined;
   if (record && !record.revokedAt) return saved;
-  const { key } = store.createKey(DEMO_EMAIL, 'business', 'Demo key');
+  const { key } = await store.createKey(DEMO_EMAIL, 'business', 'Demo key');
   writeFileSync(file, key + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   return key;

@@ -1,9 +1,10 @@
 // Who is signed in, behind one interface: e-mail sign-in requests, sessions and the counters that limit sends. The
-// embedded implementation is LMDB on the accounts environment (lmdbIdentityStore.ts); fleet mode will put Redis behind
-// the same methods. Values in, values out: the store keeps only hashes (SHA-256) of codes, link tokens, browser
+// embedded implementation is LMDB on the accounts environment (lmdbIdentityStore.ts); fleet mode puts Redis behind
+// the same methods (redisIdentityStore.ts), so every method is Awaitable. Values in, values out: the store keeps only hashes (SHA-256) of codes, link tokens, browser
 // cookies and session tokens, so what it holds cannot sign anyone in. Times are milliseconds since the epoch, given
 // by the caller (an injected clock in the tests).
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Awaitable } from './awaitable.js';
 import { LmdbIdentityStore } from './lmdbIdentityStore.js';
 
 /** How long a code and its link work. */
@@ -63,30 +64,30 @@ export interface Session {
 
 export interface IdentityStore {
   /** Records a sign-in request; the browser's previous request, if any, no longer takes codes. */
-  createSignIn(input: SignInRequestInput): SignInRequest;
+  createSignIn(input: SignInRequestInput): Awaitable<SignInRequest>;
   /** Tries the code of the latest request of this browser: single use, expiring, 5 wrong codes then locked. */
-  redeemCode(browserHash: string, code: string, now: number): Redemption;
+  redeemCode(browserHash: string, code: string, now: number): Awaitable<Redemption>;
   /** What the link's token is worth now; reads only. */
-  peekLink(linkHash: string, now: number): LinkState;
+  peekLink(linkHash: string, now: number): Awaitable<LinkState>;
   /** Signs in with the link's token: single use, expiring, refused once the request is locked. */
-  redeemLink(linkHash: string, now: number): Redemption;
+  redeemLink(linkHash: string, now: number): Awaitable<Redemption>;
   /**
    * Counts one event under `key` in a fixed window of `windowMs` when fewer than `limit` were counted in it; returns
    * whether it was counted (false: the limit is reached, and the refused event is not counted).
    */
-  hit(key: string, limit: number, windowMs: number, now: number): boolean;
+  hit(key: string, limit: number, windowMs: number, now: number): Awaitable<boolean>;
   /** Stores a session under its token's hash. */
-  createSession(tokenHash: string, session: Session): void;
+  createSession(tokenHash: string, session: Session): Awaitable<void>;
   /** The session of a token's hash, unless it ended or expired. */
-  session(tokenHash: string, now: number): Session | undefined;
-  endSession(tokenHash: string): void;
-  /** Forgets expired requests, sessions and counters; returns how many records went. */
-  purgeExpired(now: number): number;
+  session(tokenHash: string, now: number): Awaitable<Session | undefined>;
+  endSession(tokenHash: string): Awaitable<void>;
+  /** Forgets expired requests, sessions and counters; returns how many records went (Redis: 0, its TTLs forget them). */
+  purgeExpired(now: number): Awaitable<number>;
   close(): Promise<void>;
 }
 
 /** The identity store of a data directory (the embedded default), on the accounts environment. */
-export function openIdentityStore(dataDir: string): IdentityStore {
+export function openIdentityStore(dataDir: string): LmdbIdentityStore {
   return LmdbIdentityStore.open(dataDir);
 }
 

@@ -1,16 +1,14 @@
 // The embedded AccountStore: accounts, key hashes and usage counts in an LMDB environment of their own under
 // DATA_DIR/accounts, apart from the precomputed times. The CLI writes accounts and keys and bumps `version`; the server reads them (and watches
 // `version` to pick changes up) and is the only writer of usage.
-import { randomBytes } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
 import { openAccountsEnvironment, type AccountsEnvironment } from './accountsEnvironment.js';
-import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_NAME_MAX, KEY_PREFIX, lastFourOf, normalizeKeyName } from './keys.js';
+import { checkedEmail, keyName, keyNamedBy, newAccountId, newKeyRecord, normalizeEmail } from './accountRecords.js';
+import { generateKey } from './keys.js';
 import type { PlanName } from './plans.js';
 import type { Usage } from './usage.js';
 import { daysFrom, type DailyCount } from './usageHistory.js';
 import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
-
-const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** Key records as stored, older ones without a name or last four (issue 16). */
 type StoredKey = Omit<KeyRecord, 'name' | 'lastFour'> & Partial<Pick<KeyRecord, 'name' | 'lastFour'>>;
@@ -23,12 +21,6 @@ const keyFromStore = (stored: StoredKey): KeyRecord =>
 const MAX_DAILY_RANGE = 1000;
 /** `meta` flag: the `accountKeys` index holds every key (built once from `keys` when missing). */
 const ACCOUNT_KEYS_INDEXED = 'accountKeysIndexed';
-
-const keyName = (name: string): string => {
-  const normalized = normalizeKeyName(name);
-  if (normalized === undefined) throw new AccountStoreError(`a key needs a name (up to ${KEY_NAME_MAX} characters)`);
-  return normalized;
-};
 
 export class LmdbAccountStore implements AccountStore {
   private constructor(
@@ -72,7 +64,7 @@ export class LmdbAccountStore implements AccountStore {
 
   /** Writes a new key record and its index entry (inside a transaction). */
   private putNewKey(key: string, accountId: string, name: string): KeyRecord {
-    const record: KeyRecord = { hash: hashKey(key), prefix: displayPrefix(key), accountId, name, lastFour: lastFourOf(key), createdAt: new Date().toISOString() };
+    const record = newKeyRecord(key, accountId, name);
     this.keys.putSync(record.hash, record);
     this.accountKeys.putSync(`${accountId}/${record.hash}`, 1);
     return record;
@@ -89,8 +81,7 @@ export class LmdbAccountStore implements AccountStore {
 
   /** Creates the account if the e-mail is new, else adds a key to it. The key is returned once, never stored. */
   createKey(email: string, plan: PlanName = 'trial', name = 'CLI key'): { key: string; account: Account; newAccount: boolean } {
-    const address = normalizeEmail(email);
-    if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw new AccountStoreError(`"${email}" is not an e-mail address`);
+    const address = checkedEmail(email);
     const named = keyName(name);
     const key = generateKey();
     return this.root.transactionSync(() => {
@@ -98,7 +89,7 @@ export class LmdbAccountStore implements AccountStore {
       let account = existingId ? this.accounts.get(existingId) : undefined;
       const newAccount = !account;
       if (!account) {
-        account = { id: `acc_${randomBytes(8).toString('hex')}`, email: address, plan, createdAt: new Date().toISOString() };
+        account = { id: newAccountId(), email: address, plan, createdAt: new Date().toISOString() };
         this.accounts.putSync(account.id, account);
         this.emails.putSync(address, account.id);
       }
@@ -110,13 +101,12 @@ export class LmdbAccountStore implements AccountStore {
 
   /** The account of an address; a new address gets a trial account without a key. */
   ensureAccount(email: string): { account: Account; newAccount: boolean } {
-    const address = normalizeEmail(email);
-    if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw new AccountStoreError(`"${email}" is not an e-mail address`);
+    const address = checkedEmail(email);
     return this.root.transactionSync(() => {
       const existingId = this.emails.get(address);
       const existing = existingId ? this.accounts.get(existingId) : undefined;
       if (existing) return { account: existing, newAccount: false };
-      const account: Account = { id: `acc_${randomBytes(8).toString('hex')}`, email: address, plan: 'trial', createdAt: new Date().toISOString() };
+      const account: Account = { id: newAccountId(), email: address, plan: 'trial', createdAt: new Date().toISOString() };
       this.accounts.putSync(account.id, account);
       this.emails.putSync(address, account.id);
       this.bumpVersion();
@@ -127,22 +117,14 @@ export class LmdbAccountStore implements AccountStore {
   /** Revokes one key, given whole or by its display prefix; a revoked key stays known and is never reactivated. */
   revoke(keyOrPrefix: string): KeyRecord {
     return this.root.transactionSync(() => {
-      let record: KeyRecord | undefined;
-      if (isWellFormedKey(keyOrPrefix)) {
-        const stored = this.keys.get(hashKey(keyOrPrefix));
-        record = stored && keyFromStore(stored);
-      } else {
-        if (!keyOrPrefix.startsWith(KEY_PREFIX) || keyOrPrefix.length < KEY_PREFIX.length + 3) {
-          throw new AccountStoreError(`give a key or its prefix (${KEY_PREFIX} and at least 3 more characters)`);
-        }
-        const given = keyOrPrefix;
-        const matches = [...this.keys.getRange()]
-          .map((e) => keyFromStore(e.value))
-          .filter((k) => (given.length <= k.prefix.length ? k.prefix.startsWith(given) : given.startsWith(k.prefix)));
-        if (matches.length > 1) throw new AccountStoreError(`${matches.length} keys match ${keyOrPrefix}; give the whole key`);
-        record = matches[0];
-      }
-      if (!record) throw new AccountStoreError(`no key matches ${keyOrPrefix.slice(0, 12)}`);
+      let record = keyNamedBy(
+        keyOrPrefix,
+        (hash) => {
+          const stored = this.keys.get(hash);
+          return stored && keyFromStore(stored);
+        },
+        () => [...this.keys.getRange()].map((e) => keyFromStore(e.value)),
+      );
       if (!record.revokedAt) {
         record = { ...record, revokedAt: new Date().toISOString() };
         this.keys.putSync(record.hash, record);

@@ -30,4 +30,47 @@ export const redisKeys = {
   passkey: (name: string) => `${PREFIX}passkey:${name}`,
   /** Prefix for billing state, customer and subscription indexes, processed events. */
   billing: (name: string) => `${PREFIX}billing:${name}`,
+
+  // The identity store's records (redisIdentityStore.ts), each with a TTL past its expiry.
+  /** String (JSON): a sign-in request by its id. */
+  signInRequest: (requestId: string) => `${PREFIX}identity:request:${requestId}`,
+  /** String: a browser's (hash of its `__Host-signin` cookie) latest sign-in request id. */
+  signInByBrowser: (browserHash: string) => `${PREFIX}identity:browser:${browserHash}`,
+  /** String: the request id of a link token's hash. */
+  signInByLink: (linkHash: string) => `${PREFIX}identity:link:${linkHash}`,
+  /** String (JSON): a session by its token's hash. */
+  session: (tokenHash: string) => `${PREFIX}identity:session:${tokenHash}`,
+  /** Hash (windowStart, windowMs, count): a send limit's fixed window. */
+  sendCounter: (key: string) => `${PREFIX}identity:hit:${key}`,
+
+  // The passkey store's records (redisPasskeyStore.ts).
+  /** Hash: `record` (the credential's JSON without its moving parts), `counter`, `backedUp`, `lastUsedAt`. */
+  passkeyCredential: (credentialId: string) => `${PREFIX}passkey:credential:${credentialId}`,
+  /** Set: the credential ids of an account. */
+  passkeysOf: (accountId: string) => `${PREFIX}passkey:account:{${accountId}}`,
+  /** String: the account's WebAuthn user handle. */
+  passkeyUser: (accountId: string) => `${PREFIX}passkey:user:{${accountId}}`,
+  /** String (JSON): a ceremony's challenge, by purpose and binding. */
+  passkeyChallenge: (purpose: string, binding: string) => `${PREFIX}passkey:challenge:${purpose}:${binding}`,
+
+  // The billing store's records (redisBillingStore.ts).
+  /** String (JSON): an account's billing state. */
+  billingState: (accountId: string) => `${PREFIX}billing:state:{${accountId}}`,
+  /** String: customer id → account id. */
+  billingCustomer: (customerId: string) => `${PREFIX}billing:customer:${customerId}`,
+  /** String: subscription id → account id. */
+  billingSubscription: (subscriptionId: string) => `${PREFIX}billing:subscription:${subscriptionId}`,
+  /** String (JSON `{at, accountId?}`): a provider event id applied already (set once, with SET NX semantics). */
+  billingEvent: (eventId: string) => `${PREFIX}billing:event:${eventId}`,
+} as const;
+
+/** SCAN patterns of the records a purge walks (a key of one of the forms above, any name). */
+export const redisKeyPatterns = {
+  daily: `${PREFIX}daily:*`,
+  signInRequests: `${PREFIX}identity:request:*`,
+  sessions: `${PREFIX}identity:session:*`,
+  sendCounters: `${PREFIX}identity:hit:*`,
+  passkeyChallenges: `${PREFIX}passkey:challenge:*`,
+  /** Everything of this project (tests read it all to check that no secret is stored). */
+  all: `${PREFIX}*`,
 } as const;

@@ -2,6 +2,7 @@
 // primary thread's usage writer (access/usageWriter.ts) adds each second's growth of the monthly counts to the day
 // it is written on, in the same transaction as the monthly counts themselves; the dashboard reads it. The
 // AccountStore implements this interface (accountStore.ts), so fleet mode puts the same Redis behind both.
+import type { Awaitable } from './awaitable.js';
 
 /** Days kept: a day older than this many days before today is pruned (the contract asks for at least 400). */
 export const DAILY_USAGE_KEPT_DAYS = 400;
@@ -14,7 +15,7 @@ export interface DailyCount {
 
 export interface UsageHistory {
   /** One entry per UTC day from `fromDay` to `toDay` (both included, `YYYY-MM-DD`), oldest first; 0 for a day without requests. */
-  dailyUsage(accountId: string, fromDay: string, toDay: string): DailyCount[];
+  dailyUsage(accountId: string, fromDay: string, toDay: string): Awaitable<DailyCount[]>;
   /** Deletes the days before `beforeDay` (`YYYY-MM-DD`) of every account; resolves once committed. */
   pruneDailyUsage(beforeDay: string): Promise<void>;
 }

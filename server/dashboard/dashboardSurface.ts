@@ -84,12 +84,11 @@ export function dashboardSurface(services: DashboardServices): DashboardSurface 
   const route = compileRoutes(DASHBOARD_ROUTES);
 
   const purge = setInterval(() => {
-    try {
-      services.identity.purgeExpired(services.now());
-      services.passkeys.purgeExpired(services.now());
-    } catch (error) {
-      log('error', 'dashboard_purge_failed', { error: String(error) });
-    }
+    const purged = async (): Promise<void> => {
+      await services.identity.purgeExpired(services.now());
+      await services.passkeys.purgeExpired(services.now());
+    };
+    purged().catch((error: unknown) => log('error', 'dashboard_purge_failed', { error: String(error) }));
   }, PURGE_MS).unref();
 
   function toReply(reply: DashboardReply, cookies: readonly string[]): Reply {
@@ -156,7 +155,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     return { route: match.route, params: match.params };
   }
 
-  function answer(request: EdgeRequest): Reply | Promise<Reply> {
+  // Async from the session lookup on (Redis answers it over the network); everything of the request is read before.
+  async function answer(request: EdgeRequest): Promise<Reply> {
     const matched = routeOf(request);
     if (!('route' in matched)) return matched;
     const { route: found, params } = matched;
@@ -202,7 +202,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const sessionToken = cookies.get(SESSION_COOKIE);
     if (isToken(sessionToken)) {
       const tokenHash = sha256(sessionToken);
-      const data = services.identity.session(tokenHash, services.now());
+      const data = await services.identity.session(tokenHash, services.now());
       account = data && services.accounts.accountById(data.accountId);
       if (data && account) session = { tokenHash, data };
       else account = undefined;
@@ -267,8 +267,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       clientAddress: clientAddressOf(headers['x-forwarded-for'] ?? ''),
       requestId: request.requestId,
     };
-    const result = found.handler(dashboardRequest, context);
-    return result instanceof Promise ? result.then((reply) => toReply(reply, setCookies)) : toReply(result, setCookies);
+    return toReply(await found.handler(dashboardRequest, context), setCookies);
   }
 
   return {

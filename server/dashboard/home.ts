@@ -36,9 +36,9 @@ export function homePage(_request: DashboardRequest, context: DashboardContext):
 }
 
 /** POST /dashboard/sign-out: the session ends on the server, and its cookie is removed. */
-export function signOut(request: DashboardRequest, context: DashboardContext): DashboardReply {
-  if (context.session) context.services.identity.endSession(context.session.tokenHash);
+export async function signOut(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
+  if (context.session) await context.services.identity.endSession(context.session.tokenHash);
   const token = request.cookies.get(SESSION_COOKIE);
-  if (isToken(token)) context.services.identity.endSession(sha256(token));
+  if (isToken(token)) await context.services.identity.endSession(sha256(token));
   return { status: 303, location: DASHBOARD_PATHS.signIn, cookies: [clearSessionCookie()] };
 }

@@ -32,21 +32,21 @@ export function keysList(request: DashboardRequest, context: DashboardContext): 
 }
 
 /** POST /dashboard/keys (field `name`): the new key, shown this once (the surface answers no-store). */
-export function createKey(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function createKey(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const given = request.form.get(NAME_FIELD) ?? '';
   const name = normalizeKeyName(given);
   if (name === undefined) return listPage(context, 400, { nameError: KEYS_WORDS[context.language].nameMissing, nameValue: given.slice(0, 200) });
-  const { key, record } = context.services.accounts.createKeyFor(context.account!.id, name);
+  const { key, record } = await context.services.accounts.createKeyFor(context.account!.id, name);
   return { ...page(context, 200, createdKeyPage({ language: context.language, key, name: record.name })), code: 'key_created' };
 }
 
 /** POST /dashboard/keys/:id/revoke: only a key of the signed-in account; then back to the list (303). */
-export function revokeKey(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function revokeKey(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const account = context.account!;
   const id = request.params.id ?? '';
   const record = /^[0-9a-f]{16}$/.test(id) ? context.services.accounts.keysOf(account.id).find((k) => keyIdOf(k.hash) === id) : undefined;
   if (!record) return { ...page(context, 404, keyNotFoundPage(context.language)), code: 'key_not_found' };
-  context.services.accounts.revokeKeyOf(account.id, record.hash);
+  await context.services.accounts.revokeKeyOf(account.id, record.hash);
   return { status: 303, location: `${KEYS_PATH}?${REVOKED_PARAM}=${id}` };
 }
 
@@ -58,6 +58,6 @@ export async function usageOverview(_request: DashboardRequest, context: Dashboa
   // The serving thread's shared counts, read without counting; with access control off, nothing is counted.
   const current = (await services.currentUsage?.(account, now)) ?? currentUsage(undefined, services.plans[account.plan], now);
   const { fromDay, toDay } = usageRange(utcDay(now));
-  const days = services.accounts.dailyUsage(account.id, fromDay, toDay);
+  const days = await services.accounts.dailyUsage(account.id, fromDay, toDay);
   return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days }));
 }

@@ -90,14 +90,14 @@ export async function sendCode(request: DashboardRequest, context: DashboardCont
   const { identity, mailer } = context.services;
   const now = context.services.now();
   const allowed =
-    identity.hit(`send:client:${request.clientAddress}`, SENDS_PER_CLIENT_PER_HOUR, HOUR_MS, now) &&
-    identity.hit(`send:address:${sha256(email)}`, SENDS_PER_ADDRESS_PER_HOUR, HOUR_MS, now);
+    (await identity.hit(`send:client:${request.clientAddress}`, SENDS_PER_CLIENT_PER_HOUR, HOUR_MS, now)) &&
+    (await identity.hit(`send:address:${sha256(email)}`, SENDS_PER_ADDRESS_PER_HOUR, HOUR_MS, now));
   if (!allowed) {
     log('warn', 'dashboard_send_limited', { requestId: request.requestId, client: request.clientAddress });
     return { ...renderCodeForm(context, 429, { email, message: w.sendLimited }), code: 'send_limited' };
   }
   const { code, linkToken, input } = newSignIn(email, context.signinCookie, now, context.services.signInTtlMs);
-  identity.createSignIn(input);
+  await identity.createSignIn(input);
   const link = `${context.services.publicBaseUrl()}${DASHBOARD_PATHS.signInLink}?token=${linkToken}`;
   try {
     await mailer.send(signInMessage(context.language, email, code, link, context.services.signInTtlMs));
@@ -128,29 +128,29 @@ function refusalText(w: DashboardWords, reason: SignInRefusal, attemptsLeft: num
  * ends (the token rotates at every sign-in), and the cookies to send: the new session's, and the pre-session cookie
  * cleared.
  */
-export function openSession(accountId: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link' | 'passkey', newAccount = false): string[] {
+export async function openSession(accountId: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link' | 'passkey', newAccount = false): Promise<string[]> {
   const { identity } = context.services;
   const now = context.services.now();
   const previous = request.cookies.get(SESSION_COOKIE);
-  if (isToken(previous)) identity.endSession(sha256(previous));
+  if (isToken(previous)) await identity.endSession(sha256(previous));
   const token = randomToken();
-  identity.createSession(sha256(token), { accountId, createdAt: now, expiresAt: now + SESSION_TTL_MS, csrfSecret: randomToken() });
+  await identity.createSession(sha256(token), { accountId, createdAt: now, expiresAt: now + SESSION_TTL_MS, csrfSecret: randomToken() });
   log('info', 'dashboard_signed_in', { requestId: request.requestId, accountId, newAccount, how });
   return [sessionCookie(token, SESSION_TTL_MS / 1000), clearSigninCookie()];
 }
 
 /** A sign-in by e-mail that succeeded: the account (a trial one for a new address) and a new session. */
-function startSession(email: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link'): DashboardReply {
-  const { account, newAccount } = context.services.accounts.ensureAccount(email);
-  return { status: 303, location: DASHBOARD_PATHS.home, cookies: openSession(account.id, request, context, how, newAccount) };
+async function startSession(email: string, request: DashboardRequest, context: DashboardContext, how: 'code' | 'link'): Promise<DashboardReply> {
+  const { account, newAccount } = await context.services.accounts.ensureAccount(email);
+  return { status: 303, location: DASHBOARD_PATHS.home, cookies: await openSession(account.id, request, context, how, newAccount) };
 }
 
 /** POST /dashboard/sign-in/code: the code of the request this browser made. */
-export function redeemCode(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function redeemCode(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = DASHBOARD_WORDS[context.language];
   const code = (request.form.get('code') ?? '').replace(/\s+/g, '');
   if (!/^[0-9]{6}$/.test(code)) return renderCodeForm(context, 400, { message: w.badCode });
-  const result = context.services.identity.redeemCode(sha256(context.signinCookie), code, context.services.now());
+  const result = await context.services.identity.redeemCode(sha256(context.signinCookie), code, context.services.now());
   if (result.ok) return startSession(result.email, request, context, 'code');
   const message = refusalText(w, result.reason, result.attemptsLeft, 'code');
   if (result.reason === 'wrong' && (result.attemptsLeft ?? 0) > 0) return { ...renderCodeForm(context, 400, { message }), code: 'wrong_code' };
@@ -158,10 +158,10 @@ export function redeemCode(request: DashboardRequest, context: DashboardContext)
 }
 
 /** GET /dashboard/sign-in/link?token=…: a confirmation page; reads the request, changes nothing. */
-export function confirmLinkPage(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function confirmLinkPage(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = DASHBOARD_WORDS[context.language];
   const token = request.query.get('token') ?? '';
-  const state = isToken(token) ? context.services.identity.peekLink(sha256(token), context.services.now()) : { state: 'none' as const };
+  const state = isToken(token) ? await context.services.identity.peekLink(sha256(token), context.services.now()) : { state: 'none' as const };
   if (state.state !== 'valid') return { ...renderRefused(context, refusalText(w, state.state, undefined, 'link')), code: `link_${state.state}` };
   const main = html`<h1>${w.linkTitle(state.email)}</h1>
 <p class="lede">${w.linkLede}</p>
@@ -174,10 +174,10 @@ ${csrfField(context)}
 }
 
 /** POST /dashboard/sign-in/link: signs in the browser that confirmed, once. */
-export function redeemLink(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function redeemLink(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = DASHBOARD_WORDS[context.language];
   const token = request.form.get('token') ?? '';
-  const result = isToken(token) ? context.services.identity.redeemLink(sha256(token), context.services.now()) : ({ ok: false, reason: 'none' } as const);
+  const result = isToken(token) ? await context.services.identity.redeemLink(sha256(token), context.services.now()) : ({ ok: false, reason: 'none' } as const);
   if (result.ok) return startSession(result.email, request, context, 'link');
   return { ...renderRefused(context, refusalText(w, result.reason, undefined, 'link')), code: `link_${result.reason}` };
 }

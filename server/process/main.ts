@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { openStores, type AccountsStores } from '../accounts/openStores.js';
 import { demoKeyFile } from '../accounts/demoKey.js';
 import { answerCountsBuffer } from '../timetables/answerCounts.js';
 import { loadConfig, type Config } from './config.js';
@@ -48,7 +48,7 @@ if (usingFallback) {
   log('error', 'uws_fallback', { abi: process.versions.modules, node: process.version });
 }
 
-let accountStore: AccountStore | undefined;
+let stores: AccountsStores | undefined;
 let usage: SharedUsage | undefined;
 let usageWriter: UsageWriter | undefined;
 if (process.env.ACCESS_CONTROL === 'off') {
@@ -56,9 +56,10 @@ if (process.env.ACCESS_CONTROL === 'off') {
   log('error', 'access_control_off', {});
 } else {
   try {
-    accountStore = openAccountStore(config.dataDir);
+    // The accounts layer's stores (embedded, or Redis with REDIS_URL); the primary uses the account store only.
+    stores = await openStores(config, 'primary');
     // Embedded: the stored counts, written back every second. Fleet mode: Redis holds them (openUsageLedger.ts).
-    ({ table: usage, writer: usageWriter } = shareUsageTable(config.fleet, accountStore, NEW_ACCOUNTS_HEADROOM));
+    ({ table: usage, writer: usageWriter } = shareUsageTable(config.fleet, stores.accounts, NEW_ACCOUNTS_HEADROOM));
   } catch (error) {
     fail((error as Error).message, error);
   }
@@ -178,7 +179,7 @@ async function stop(signal: string): Promise<void> {
     // are written, and only then does the process end.
     await Promise.all(threads.map((t) => t.stop()));
     await usageWriter?.stop();
-    await accountStore?.close();
+    await stores?.close();
   } catch (error) {
     log('error', 'stop_failed', { error: String(error) });
   }
@@ -220,7 +221,7 @@ const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
  */
 function sampleRequest(url: string): string {
   const request = shellWord(`${url}/api/v1/times?lat=41.0082&lon=28.9784`);
-  if (!accountStore) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
+  if (!stores) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
   const keyFile = demoKeyFile(config.dataDir);
   if (existsSync(keyFile)) return `Try it with the demo key:\n  curl -H "X-API-Key: $(cat ${shellWord(keyFile)})" ${request}`;
   return (

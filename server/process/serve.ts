@@ -4,7 +4,7 @@
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { openStores } from '../accounts/openStores.js';
 import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
 import { apiSurface, type ServerState } from '../api/apiSurface.js';
 import { mcpSurface } from '../api/mcpSurface.js';
@@ -14,8 +14,6 @@ import { siteSurface } from '../site/siteSurface.js';
 import { billingServices } from '../dashboard/billing/billingRoutes.js';
 import { dashboardSurface } from '../dashboard/dashboardSurface.js';
 import { createMailer } from '../dashboard/mail/mailer.js';
-import { openIdentityStore } from '../accounts/identityStore.js';
-import { openPasskeyStore } from '../accounts/passkeyStore.js';
 import { createEdge } from '../edge/edge.js';
 import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
@@ -73,18 +71,19 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }),
   };
 
-  // Each thread mirrors keys and accounts from its own handle on the account store; only the primary writes usage.
-  const accountStore = options.usageBuffer ? openAccountStore(config.dataDir) : undefined;
+  // Each thread opens its own stores (embedded LMDB, or Redis with REDIS_URL) and mirrors keys and accounts from its
+  // account store; only the primary writes usage.
+  const stores = await openStores(config, `thread-${options.thread}`);
   let access: AccessControl | undefined;
   const plans = loadPlans(config.plansFile);
   let usageLedger: OpenedUsageLedger | undefined;
   try {
     // Counting: the shared table, or Redis in fleet mode (openUsageLedger.ts).
-    usageLedger = accountStore && (await openUsageLedger(config.fleet, SharedUsage.attach(options.usageBuffer!), `thread-${options.thread}`));
-    access = accountStore && new AccessControl(accountStore, plans, usageLedger!.ledger);
+    usageLedger = options.usageBuffer && (await openUsageLedger(config.fleet, SharedUsage.attach(options.usageBuffer), `thread-${options.thread}`));
+    access = usageLedger && new AccessControl(stores.accounts, plans, usageLedger.ledger);
   } catch (error) {
     await usageLedger?.close();
-    await accountStore?.close();
+    await stores.close();
     throw error;
   }
   access?.start();
@@ -108,18 +107,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       openApi: (base) => openApiDocument(base) as Record<string, unknown>,
     },
   });
-  // The dashboard: this thread's own handles on the accounts environment (shared with the key mirror's), and mail.
-  const dashboardAccounts = openAccountStore(config.dataDir);
-  const identity = openIdentityStore(config.dataDir);
-  const passkeys = openPasskeyStore(config.dataDir);
+  // The dashboard: the same stores as the key mirror's, and mail.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   // Billing (BILLING_PROVIDER): the local test provider delivers its signed events to this server's own webhook.
   let ownWebhookUrl = '';
-  const billing = billingServices(config.dataDir, process.env, () => ownWebhookUrl);
+  const billing = billingServices(stores.billing, config.dataDir, process.env, () => ownWebhookUrl);
   const dashboard = dashboardSurface({
-    accounts: dashboardAccounts,
-    identity,
-    passkeys,
+    accounts: stores.accounts,
+    identity: stores.identity,
+    passkeys: stores.passkeys,
     mailer,
     plans,
     publicBaseUrl: () => httpOptions.publicBaseUrl,
@@ -163,10 +159,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       dashboard.close();
       mailer.close();
       await billing.close();
-      await identity.close();
-      await passkeys.close();
-      await dashboardAccounts.close();
-      await accountStore?.close();
+      await stores.close();
       await storeFollower.stop();
     },
   };

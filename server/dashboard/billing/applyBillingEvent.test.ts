@@ -35,7 +35,7 @@ beforeEach(() => {
   counter = 0;
 });
 
-const apply = (event: BillingEvent): ApplyResult => applyBillingEvent(event, { billing, accounts, now: event.created });
+const apply = (event: BillingEvent): Promise<ApplyResult> => applyBillingEvent(event, { billing, accounts, now: event.created });
 const state = () => billing.get('acc_1');
 const nextId = () => `evt_${++counter}`;
 
@@ -69,162 +69,162 @@ const invoiceFailed = (created: number, subscriptionId = 'sub_1'): BillingEvent 
 });
 
 /** Stripe's order for a paid checkout: the subscription created incomplete, the invoice paid, active, the session completed. */
-function upgrade(plan: PaidPlan = 'pro', at = T0): void {
-  apply(subscription(at, { status: 'incomplete', plan, accountId: 'acc_1' }));
+async function upgrade(plan: PaidPlan = 'pro', at = T0): Promise<void> {
+  await apply(subscription(at, { status: 'incomplete', plan, accountId: 'acc_1' }));
   expect(accounts.plan()).toBe('trial');
-  apply(invoicePaid(at));
-  apply(subscription(at, { status: 'active', plan }));
-  apply(checkout(at, plan));
+  await apply(invoicePaid(at));
+  await apply(subscription(at, { status: 'active', plan }));
+  await apply(checkout(at, plan));
 }
 
 describe('applying billing events', () => {
-  it('upgrades when the provider confirms payment, not before', () => {
-    apply(subscription(T0, { status: 'incomplete', accountId: 'acc_1' }));
+  it('upgrades when the provider confirms payment, not before', async () => {
+    await apply(subscription(T0, { status: 'incomplete', accountId: 'acc_1' }));
     expect(accounts.plan()).toBe('trial');
     expect(state()).toMatchObject({ status: 'incomplete', subscriptionId: 'sub_1', customerId: 'cus_1' });
-    expect(apply(invoicePaid(T0 + 1))).toEqual({ result: 'applied', accountId: 'acc_1', plan: 'pro', planChanged: true });
+    expect(await apply(invoicePaid(T0 + 1))).toEqual({ result: 'applied', accountId: 'acc_1', plan: 'pro', planChanged: true });
     expect(accounts.plan()).toBe('pro');
     expect(state()).toMatchObject({ status: 'active', plan: 'pro', currentPeriodEnd: T0 + MONTH, cancelAtPeriodEnd: false });
   });
 
-  it('upgrades on a paid checkout alone (the account named by client_reference_id), not on an unpaid one', () => {
-    apply(checkout(T0, 'business', false));
+  it('upgrades on a paid checkout alone (the account named by client_reference_id), not on an unpaid one', async () => {
+    await apply(checkout(T0, 'business', false));
     expect(accounts.plan()).toBe('trial');
-    apply(checkout(T0 + 1, 'business', true));
+    await apply(checkout(T0 + 1, 'business', true));
     expect(accounts.plan()).toBe('business');
     expect(billing.accountIdByCustomer('cus_1')).toBe('acc_1');
     expect(billing.accountIdBySubscription('sub_1')).toBe('acc_1');
   });
 
-  it('switches pro to business', () => {
-    upgrade('pro');
+  it('switches pro to business', async () => {
+    await upgrade('pro');
     expect(accounts.plan()).toBe('pro');
-    apply(subscription(T0 + 100, { plan: 'business' }));
+    await apply(subscription(T0 + 100, { plan: 'business' }));
     expect(accounts.plan()).toBe('business');
     expect(state()?.plan).toBe('business');
   });
 
-  it('keeps the plan to the end of the period after a cancel, then trial on the deletion', () => {
-    upgrade();
-    apply(subscription(T0 + 100, { cancel: true }));
+  it('keeps the plan to the end of the period after a cancel, then trial on the deletion', async () => {
+    await upgrade();
+    await apply(subscription(T0 + 100, { cancel: true }));
     expect(accounts.plan()).toBe('pro');
     expect(state()).toMatchObject({ cancelAtPeriodEnd: true, status: 'active', currentPeriodEnd: T0 + MONTH });
-    apply(subscription(T0 + MONTH, { deleted: true }));
+    await apply(subscription(T0 + MONTH, { deleted: true }));
     expect(accounts.plan()).toBe('trial');
     expect(state()).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: false, endedSubscriptions: ['sub_1'] });
   });
 
-  it('resumes a cancelled-at-period-end subscription', () => {
-    upgrade();
-    apply(subscription(T0 + 100, { cancel: true }));
-    apply(subscription(T0 + 200, { cancel: false }));
+  it('resumes a cancelled-at-period-end subscription', async () => {
+    await upgrade();
+    await apply(subscription(T0 + 100, { cancel: true }));
+    await apply(subscription(T0 + 200, { cancel: false }));
     expect(state()?.cancelAtPeriodEnd).toBe(false);
     expect(accounts.plan()).toBe('pro');
   });
 
-  it('sets a notice on a failed payment, keeps the plan, and clears it when a later payment succeeds', () => {
-    upgrade();
+  it('sets a notice on a failed payment, keeps the plan, and clears it when a later payment succeeds', async () => {
+    await upgrade();
     const renewal = T0 + MONTH;
-    apply(invoiceFailed(renewal));
-    apply(subscription(renewal, { status: 'past_due', periodEnd: renewal + MONTH }));
+    await apply(invoiceFailed(renewal));
+    await apply(subscription(renewal, { status: 'past_due', periodEnd: renewal + MONTH }));
     expect(state()).toMatchObject({ status: 'past_due', paymentFailed: { at: renewal, invoiceId: `in_${renewal}` } });
     expect(accounts.plan()).toBe('pro');
-    apply(invoicePaid(renewal + 3600, renewal + MONTH));
+    await apply(invoicePaid(renewal + 3600, renewal + MONTH));
     expect(state()?.paymentFailed).toBeUndefined();
     expect(state()?.status).toBe('active');
     expect(accounts.plan()).toBe('pro');
   });
 
-  it('returns to trial when the provider ends the subscription after failed payments', () => {
-    upgrade();
-    apply(invoiceFailed(T0 + MONTH));
-    apply(subscription(T0 + MONTH, { status: 'past_due', periodEnd: T0 + 2 * MONTH }));
+  it('returns to trial when the provider ends the subscription after failed payments', async () => {
+    await upgrade();
+    await apply(invoiceFailed(T0 + MONTH));
+    await apply(subscription(T0 + MONTH, { status: 'past_due', periodEnd: T0 + 2 * MONTH }));
     expect(accounts.plan()).toBe('pro');
-    apply(subscription(T0 + MONTH + 7 * 86_400, { deleted: true, periodEnd: T0 + 2 * MONTH }));
+    await apply(subscription(T0 + MONTH + 7 * 86_400, { deleted: true, periodEnd: T0 + 2 * MONTH }));
     expect(accounts.plan()).toBe('trial');
     expect(state()?.paymentFailed).toBeUndefined();
   });
 
-  it('applies the same event id once', () => {
+  it('applies the same event id once', async () => {
     const paid = checkout(T0);
-    expect(apply(paid).result).toBe('applied');
+    expect((await apply(paid)).result).toBe('applied');
     const cancel = subscription(T0 + 10, { deleted: true });
-    apply(cancel);
+    await apply(cancel);
     expect(accounts.plan()).toBe('trial');
     // A redelivery of the checkout changes nothing, and neither does a redelivery of the deletion.
-    expect(apply(paid)).toEqual({ result: 'duplicate' });
-    expect(apply(cancel)).toEqual({ result: 'duplicate' });
+    expect(await apply(paid)).toEqual({ result: 'duplicate' });
+    expect(await apply(cancel)).toEqual({ result: 'duplicate' });
     expect(accounts.plan()).toBe('trial');
     expect(accounts.planChanges).toBe(2);
   });
 
-  it('never lets an update delivered after the deletion bring the subscription back', () => {
-    upgrade();
-    apply(subscription(T0 + MONTH, { deleted: true }));
+  it('never lets an update delivered after the deletion bring the subscription back', async () => {
+    await upgrade();
+    await apply(subscription(T0 + MONTH, { deleted: true }));
     // Sent before the deletion, delivered after it; and one dated later still (a deleted subscription is final).
-    expect(apply(subscription(T0 + 100, { cancel: true }))).toMatchObject({ result: 'ignored' });
-    expect(apply(subscription(T0 + MONTH + 5, { status: 'active' }))).toMatchObject({ result: 'ignored' });
-    expect(apply(invoicePaid(T0 + MONTH + 6))).toMatchObject({ result: 'ignored' });
+    expect(await apply(subscription(T0 + 100, { cancel: true }))).toMatchObject({ result: 'ignored' });
+    expect(await apply(subscription(T0 + MONTH + 5, { status: 'active' }))).toMatchObject({ result: 'ignored' });
+    expect(await apply(invoicePaid(T0 + MONTH + 6))).toMatchObject({ result: 'ignored' });
     expect(accounts.plan()).toBe('trial');
     expect(state()?.status).toBe('canceled');
   });
 
-  it('never lets an older update overwrite a newer one', () => {
-    upgrade('pro');
+  it('never lets an older update overwrite a newer one', async () => {
+    await upgrade('pro');
     const newer = subscription(T0 + 200, { plan: 'business' });
     const older = subscription(T0 + 100, { plan: 'pro', cancel: true });
-    apply(newer);
-    expect(apply(older)).toMatchObject({ result: 'ignored', reason: 'an older state of the subscription' });
+    await apply(newer);
+    expect(await apply(older)).toMatchObject({ result: 'ignored', reason: 'an older state of the subscription' });
     expect(state()).toMatchObject({ plan: 'business', cancelAtPeriodEnd: false });
     expect(accounts.plan()).toBe('business');
   });
 
-  it('is not set back by Stripe\'s usual same-second reordering (incomplete delivered last)', () => {
+  it('is not set back by Stripe\'s usual same-second reordering (incomplete delivered last)', async () => {
     const created = subscription(T0, { status: 'incomplete', accountId: 'acc_1' });
-    apply(checkout(T0));
-    apply(subscription(T0, { status: 'active' }));
-    apply(invoicePaid(T0));
-    apply(created);
+    await apply(checkout(T0));
+    await apply(subscription(T0, { status: 'active' }));
+    await apply(invoicePaid(T0));
+    await apply(created);
     expect(state()?.status).toBe('active');
     expect(accounts.plan()).toBe('pro');
   });
 
-  it('sets no notice for a failure delivered after a later payment', () => {
-    upgrade();
+  it('sets no notice for a failure delivered after a later payment', async () => {
+    await upgrade();
     const failed = invoiceFailed(T0 + MONTH);
-    apply(invoicePaid(T0 + MONTH + 60, T0 + 2 * MONTH));
-    expect(apply(failed)).toMatchObject({ result: 'ignored', reason: 'a later payment succeeded' });
+    await apply(invoicePaid(T0 + MONTH + 60, T0 + 2 * MONTH));
+    expect(await apply(failed)).toMatchObject({ result: 'ignored', reason: 'a later payment succeeded' });
     expect(state()?.paymentFailed).toBeUndefined();
   });
 
-  it('takes up a new subscription after an ended one, and ignores a late deletion of the old one', () => {
-    upgrade('pro');
-    apply(subscription(T0 + MONTH, { deleted: true }));
+  it('takes up a new subscription after an ended one, and ignores a late deletion of the old one', async () => {
+    await upgrade('pro');
+    await apply(subscription(T0 + MONTH, { deleted: true }));
     expect(accounts.plan()).toBe('trial');
-    apply(checkout(T0 + 2 * MONTH, 'business', true, 'sub_2'));
+    await apply(checkout(T0 + 2 * MONTH, 'business', true, 'sub_2'));
     expect(state()).toMatchObject({ subscriptionId: 'sub_2', plan: 'business', status: 'active' });
     expect(accounts.plan()).toBe('business');
-    expect(apply(subscription(T0 + MONTH, { deleted: true }))).toMatchObject({ result: 'ignored' });
+    expect(await apply(subscription(T0 + MONTH, { deleted: true }))).toMatchObject({ result: 'ignored' });
     expect(accounts.plan()).toBe('business');
   });
 
-  it('records an event of an unknown customer (or of an account that does not exist) and changes nothing', () => {
+  it('records an event of an unknown customer (or of an account that does not exist) and changes nothing', async () => {
     const stray = invoicePaid(T0, T0 + MONTH, 'sub_unknown');
-    expect(apply({ ...stray, customerId: 'cus_unknown' })).toEqual({ result: 'unknown_account' });
+    expect(await apply({ ...stray, customerId: 'cus_unknown' })).toEqual({ result: 'unknown_account' });
     expect(billing.hasProcessed(stray.id)).toBe(true);
-    expect(apply({ ...checkout(T0), accountId: 'acc_missing' })).toEqual({ result: 'unknown_account' });
+    expect(await apply({ ...checkout(T0), accountId: 'acc_missing' })).toEqual({ result: 'unknown_account' });
     expect(billing.states.size).toBe(0);
     expect(accounts.plan()).toBe('trial');
   });
 
-  it('finds the account by customer id once the checkout linked it', () => {
-    apply(checkout(T0, 'pro', false));
-    expect(apply(invoicePaid(T0 + 1))).toMatchObject({ result: 'applied', accountId: 'acc_1', plan: 'pro' });
+  it('finds the account by customer id once the checkout linked it', async () => {
+    await apply(checkout(T0, 'pro', false));
+    expect(await apply(invoicePaid(T0 + 1))).toMatchObject({ result: 'applied', accountId: 'acc_1', plan: 'pro' });
   });
 
-  it('records events of other types without acting', () => {
-    apply(checkout(T0));
-    expect(apply({ id: 'evt_other', created: T0, providerType: 'customer.created', customerId: 'cus_1', kind: 'other' })).toMatchObject({ result: 'ignored' });
+  it('records events of other types without acting', async () => {
+    await apply(checkout(T0));
+    expect(await apply({ id: 'evt_other', created: T0, providerType: 'customer.created', customerId: 'cus_1', kind: 'other' })).toMatchObject({ result: 'ignored' });
     expect(billing.hasProcessed('evt_other')).toBe(true);
   });
 });

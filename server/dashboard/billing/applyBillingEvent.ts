@@ -7,7 +7,8 @@
 //   subscription active; cancelling at period end keeps the plan until the provider's `deleted` at period end;
 // - a failed payment sets a notice and keeps the plan (past_due) until a later payment or the subscription's end;
 // - the subscription ended: the account is on trial.
-// The plan reaches the API through AccountStore.setPlanById, whose version bump every serving thread picks up.
+// The plan reaches the API through AccountStore.setPlanById, whose version bump every serving thread (fleet mode: every
+// server) picks up within a second.
 import type { AccountStore } from '../../accounts/accountStore.js';
 import {
   emptyBillingState,
@@ -39,12 +40,12 @@ const subscriptionIdOf = (event: BillingEvent): string | undefined =>
   event.kind === 'subscription' ? event.subscription.id : event.kind === 'other' ? undefined : event.subscriptionId;
 
 /** The account an event is about: the one named at checkout, else the one of its subscription, else of its customer. */
-export function accountOfEvent(event: BillingEvent, billing: BillingStore): string | undefined {
+export async function accountOfEvent(event: BillingEvent, billing: BillingStore): Promise<string | undefined> {
   const subscriptionId = subscriptionIdOf(event);
   return (
     event.accountId ??
-    (subscriptionId ? billing.accountIdBySubscription(subscriptionId) : undefined) ??
-    (event.customerId ? billing.accountIdByCustomer(event.customerId) : undefined)
+    (subscriptionId ? await billing.accountIdBySubscription(subscriptionId) : undefined) ??
+    (event.customerId ? await billing.accountIdByCustomer(event.customerId) : undefined)
   );
 }
 
@@ -173,15 +174,16 @@ export function nextBillingState(current: BillingState | undefined, event: Billi
 }
 
 /** Applies one verified event: the billing state once per event id, then the account's plan if the state moves it. */
-export function applyBillingEvent(event: BillingEvent, dependencies: BillingDependencies): ApplyResult {
+export async function applyBillingEvent(event: BillingEvent, dependencies: BillingDependencies): Promise<ApplyResult> {
   const { billing, accounts, now } = dependencies;
-  let accountId = accountOfEvent(event, billing);
+  let accountId = await accountOfEvent(event, billing);
   if (accountId && !accounts.accountById(accountId)) accountId = undefined;
   let ignored: string | undefined;
-  const outcome = billing.applyEvent(
+  const outcome = await billing.applyEvent(
     event.id,
     accountId,
     (current) => {
+      ignored = undefined; // the change may run again (the Redis store retries when the state moved meanwhile)
       const next = nextBillingState(current, event, accountId!, now);
       if (typeof next === 'string') {
         ignored = next;
@@ -197,6 +199,6 @@ export function applyBillingEvent(event: BillingEvent, dependencies: BillingDepe
   const plan = planOfState(outcome.state);
   const account = accounts.accountById(accountId);
   const planChanged = !!account && account.plan !== plan;
-  if (planChanged) accounts.setPlanById(accountId, plan);
+  if (planChanged) await accounts.setPlanById(accountId, plan);
   return { result: 'applied', accountId, plan, planChanged };
 }

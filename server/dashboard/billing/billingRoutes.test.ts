@@ -57,7 +57,7 @@ beforeEach(() => {
     ledger: new MemoryLocalBillingLedger(),
     // Delivered to the webhook handler, as the HTTP POST to /webhooks/billing would.
     deliver: async (payload, signature) => {
-      const reply = receiveWebhook(request('POST', '/webhooks/billing', {}, Buffer.from(payload), { 'stripe-signature': signature }), context());
+      const reply = await receiveWebhook(request('POST', '/webhooks/billing', {}, Buffer.from(payload), { 'stripe-signature': signature }), context());
       if (reply.status !== 200) throw new Error(`webhook ${reply.status}: ${text(reply)}`);
     },
   });
@@ -65,15 +65,15 @@ beforeEach(() => {
 });
 
 describe('the billing routes', () => {
-  it('shows the plan, its limits and the checkout forms with the CSRF field, in English and Turkish, marked as test mode', () => {
-    const en = text(billingPage(request('GET', '/dashboard/billing'), context()));
+  it('shows the plan, its limits and the checkout forms with the CSRF field, in English and Turkish, marked as test mode', async () => {
+    const en = text(await billingPage(request('GET', '/dashboard/billing'), context()));
     expect(en).toContain('<dt>Current plan</dt><dd>Trial</dd>');
     expect(en).toContain('10 requests a minute, 1,000 a month');
     expect(en).toContain('TEST MODE');
     expect(en).toMatch(/<form method="post" action="\/dashboard\/billing\/checkout">\s*<input type="hidden" name="csrf" value="csrf-token-1">\s*<input type="hidden" name="plan" value="pro">/);
     expect(en).toContain('name="plan" value="business"');
     expect(en).not.toContain('/dashboard/billing/portal');
-    const tr = text(billingPage(request('GET', '/dashboard/billing'), context('tr')));
+    const tr = text(await billingPage(request('GET', '/dashboard/billing'), context('tr')));
     expect(tr).toContain('<dt>Geçerli plan</dt><dd>Deneme</dd>');
     expect(tr).toContain('dakikada 10, ayda 1.000 istek');
   });
@@ -91,7 +91,7 @@ describe('the billing routes', () => {
     const paid = await localCheckoutAction(request('POST', '/dashboard/billing/local/checkout', { session: token, action: 'pay' }), context());
     expect(paid).toMatchObject({ status: 303, location: `${BASE}/dashboard/billing?checkout=success` });
     expect(account.plan).toBe('pro');
-    const after = text(billingPage(request('GET', '/dashboard/billing?checkout=success'), context()));
+    const after = text(await billingPage(request('GET', '/dashboard/billing?checkout=success'), context()));
     expect(after).toContain('<dt>Current plan</dt><dd>Pro</dd>');
     expect(after).toContain('Active (Pro)');
     expect(after).toContain('action="/dashboard/billing/portal"');
@@ -108,7 +108,7 @@ describe('the billing routes', () => {
     expect(declined.status).toBe(402);
     expect(text(declined)).toContain('The card was declined (test)');
     expect(account.plan).toBe('trial');
-    expect(text(billingPage(request('GET', '/dashboard/billing'), context()))).toMatch(/payment of .* failed/);
+    expect(text(await billingPage(request('GET', '/dashboard/billing'), context()))).toMatch(/payment of .* failed/);
     const cancelled = await localCheckoutAction(request('POST', '/dashboard/billing/local/checkout', { session: token, action: 'cancel' }), context());
     expect(cancelled.location).toBe(`${BASE}/dashboard/billing?checkout=cancel`);
   });
@@ -124,11 +124,11 @@ describe('the billing routes', () => {
 
     const cancelled = await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'cancel', return: `${BASE}/dashboard/billing` }), context());
     expect(cancelled.status).toBe(303);
-    expect(text(billingPage(request('GET', '/dashboard/billing'), context()))).toContain('Your subscription is cancelled: the plan stays until');
+    expect(text(await billingPage(request('GET', '/dashboard/billing'), context()))).toContain('Your subscription is cancelled: the plan stays until');
     expect(account.plan).toBe('pro');
     await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'period_end' }), context());
     expect(account.plan).toBe('trial');
-    const page = text(billingPage(request('GET', '/dashboard/billing'), context()));
+    const page = text(await billingPage(request('GET', '/dashboard/billing'), context()));
     expect(page).toContain('<dd>Ended</dd>');
     expect(page).toContain('name="plan" value="pro"');
     // A return address elsewhere is not followed.
@@ -141,22 +141,22 @@ describe('the billing routes', () => {
     expect(await openPortal(request('POST', '/dashboard/billing/portal'), context())).toEqual({ status: 303, location: '/dashboard/billing?portal=none' });
   });
 
-  it('answers the webhook 400 with a JSON error for a bad signature or body, 200 {received:true} for a good one, and the same again for a redelivery', () => {
+  it('answers the webhook 400 with a JSON error for a bad signature or body, 200 {received:true} for a good one, and the same again for a redelivery', async () => {
     const payload = JSON.stringify({ id: 'evt_x', object: 'event', created: 1_800_000_000, type: 'customer.created', data: { object: { id: 'cus_9' } } });
     const post = (body: string, signature: string) => receiveWebhook(request('POST', '/webhooks/billing', {}, Buffer.from(body), signature ? { 'stripe-signature': signature } : {}), context(undefined, false));
-    const bad = post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }));
+    const bad = await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }));
     expect(bad.status).toBe(400);
     expect(bad.contentType).toMatch(/^application\/json/);
     expect(JSON.parse(text(bad))).toMatchObject({ error: { code: 'invalid_signature' } });
-    expect(JSON.parse(text(post(payload, ''))).error.code).toBe('missing_signature');
-    const good = post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+    expect(JSON.parse(text(await post(payload, ''))).error.code).toBe('missing_signature');
+    const good = await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
     expect(good.status).toBe(200);
     expect(JSON.parse(text(good))).toEqual({ received: true });
-    expect(post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET })).status).toBe(200);
-    expect(services.store.hasProcessed('evt_x')).toBe(true);
+    expect((await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }))).status).toBe(200);
+    expect(await services.store.hasProcessed('evt_x')).toBe(true);
   });
 
-  it('answers 404 for the local pages when the provider is Stripe', () => {
+  it('answers 404 for the local pages when the provider is Stripe', async () => {
     services = { ...services, local: undefined };
     expect(localCheckoutPage(request('GET', '/dashboard/billing/local/checkout?session=x'), context()).status).toBe(404);
   });

@@ -4,7 +4,7 @@
 // `context.services.billing` (billingServices(), opened per serving thread).
 import { log } from '../../log.js';
 import { html } from '../../web/html.js';
-import { LmdbBillingStore, LmdbLocalBillingLedger } from '../../accounts/lmdbBillingStore.js';
+import { LmdbLocalBillingLedger } from '../../accounts/lmdbBillingStore.js';
 import { isPaidPlan, type BillingStore } from '../../accounts/billingStore.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
 import { applyBillingEvent } from './applyBillingEvent.js';
@@ -19,6 +19,7 @@ export interface BillingServices {
   provider: BillingProvider;
   /** The local test provider, when it is the provider (its pages answer 404 otherwise). */
   local?: LocalProvider;
+  /** Closes what billingServices opened (the local provider's books; the store is the caller's). */
   close(): Promise<void>;
 }
 
@@ -26,12 +27,11 @@ export interface BillingServices {
  * The billing services of a serving thread, from the environment: BILLING_PROVIDER `local` (the default) or
  * `stripe`. `webhookUrl` is where the local provider delivers its events (the server's own /webhooks/billing).
  */
-export function billingServices(dataDir: string, env: NodeJS.ProcessEnv, webhookUrl: () => string): BillingServices {
-  const store = LmdbBillingStore.open(dataDir);
+export function billingServices(store: BillingStore, dataDir: string, env: NodeJS.ProcessEnv, webhookUrl: () => string): BillingServices {
   const kind = env.BILLING_PROVIDER || 'local';
   if (kind === 'stripe') {
-    const provider = new StripeProvider(stripeSettingsFromEnv(env), (accountId) => store.get(accountId)?.customerId);
-    return { store, provider, close: () => store.close() };
+    const provider = new StripeProvider(stripeSettingsFromEnv(env), async (accountId) => (await store.get(accountId))?.customerId);
+    return { store, provider, close: async () => {} };
   }
   if (kind !== 'local') throw new Error(`BILLING_PROVIDER must be local or stripe, not "${kind}"`);
   const ledger = LmdbLocalBillingLedger.open(dataDir);
@@ -42,7 +42,6 @@ export function billingServices(dataDir: string, env: NodeJS.ProcessEnv, webhook
     local,
     async close() {
       await ledger.close();
-      await store.close();
     },
   };
 }
@@ -57,14 +56,15 @@ const notFound = (context: DashboardContext): DashboardReply => {
 const seconds = (context: DashboardContext): number => Math.floor(context.services.now() / 1000);
 const billingUrl = (context: DashboardContext, query = ''): string => `${context.services.publicBaseUrl()}${BILLING_PATHS.billing}${query}`;
 
-function page(context: DashboardContext, status: number, message?: string): DashboardReply {
+async function page(context: DashboardContext, status: number, message?: string): Promise<DashboardReply> {
   const billing = billingOf(context);
   if (!billing || !context.account) return notFound(context);
+  const state = await billing.store.get(context.account.id);
   const main = billingContent({
     language: context.language,
     account: context.account,
     plans: context.services.plans,
-    state: billing.store.get(context.account.id),
+    state,
     csrf: context.csrfToken,
     provider: billing.provider.name,
     message,
@@ -73,7 +73,7 @@ function page(context: DashboardContext, status: number, message?: string): Dash
 }
 
 /** GET /dashboard/billing (?checkout=success|cancel after the provider's page, ?portal=none). */
-export function billingPage(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export function billingPage(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = BILLING_WORDS[context.language];
   const messages: Record<string, string> = { success: w.checkoutDone, cancel: w.checkoutCancelled };
   const message = messages[request.query.get('checkout') ?? ''] ?? (request.query.get('portal') === 'none' ? w.noSubscription : undefined);
@@ -87,7 +87,7 @@ export async function startCheckout(request: DashboardRequest, context: Dashboar
   if (!billing || !account) return notFound(context);
   const plan = request.form.get('plan') ?? '';
   if (!isPaidPlan(plan)) return page(context, 400, BILLING_WORDS[context.language].badPlan);
-  const state = billing.store.get(account.id);
+  const state = await billing.store.get(account.id);
   const subscribed = !!state?.subscriptionId && ['active', 'trialing', 'past_due'].includes(state.status);
   try {
     const location = subscribed
@@ -122,7 +122,7 @@ const json = (status: number, value: unknown, code?: string): DashboardReply => 
 });
 
 /** POST /webhooks/billing: raw body, the provider's signature; 200 {received:true} once applied (or known already). */
-export function receiveWebhook(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function receiveWebhook(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const billing = billingOf(context);
   if (!billing) return json(404, { error: { code: 'not_found', message: 'billing is not set up on this server' } }, 'not_found');
   let event;
@@ -133,7 +133,7 @@ export function receiveWebhook(request: DashboardRequest, context: DashboardCont
     log('warn', 'billing_webhook_refused', { requestId: request.requestId, problem: error.problem });
     return json(400, { error: { code: error.problem, message: error.message } }, error.problem);
   }
-  const result = applyBillingEvent(event, { billing: billing.store, accounts: context.services.accounts, now: seconds(context) });
+  const result = await applyBillingEvent(event, { billing: billing.store, accounts: context.services.accounts, now: seconds(context) });
   log('info', 'billing_event', { requestId: request.requestId, eventId: event.id, type: event.providerType, ...result });
   return json(200, { received: true });
 }

@@ -41,7 +41,7 @@ beforeEach(() => {
     deliver: async (payload, header) => {
       const event = stripePath.verifyWebhook(Buffer.from(payload), header);
       delivered.push(event);
-      applyBillingEvent(event, { billing, accounts, now: Math.floor(clock / 1000) });
+      await applyBillingEvent(event, { billing, accounts, now: Math.floor(clock / 1000) });
     },
   });
 });

@@ -5,6 +5,7 @@
 import type Stripe from 'stripe';
 import { stripePackage } from './stripePackage.js';
 import type { Account } from '../../accounts/accountStore.js';
+import type { Awaitable } from '../../accounts/awaitable.js';
 import type { PaidPlan } from '../../accounts/billingStore.js';
 import { NoCustomerError, type BillingEvent, type BillingProvider, type ReturnUrls } from './billingProvider.js';
 import { METADATA_ACCOUNT, METADATA_PLAN, verifyStripeSignedEvent, type PricePlans } from './stripeEvents.js';
@@ -51,7 +52,7 @@ export class StripeProvider implements BillingProvider {
   constructor(
     private readonly settings: StripeSettings,
     /** The provider customer billing knows for an account (from the billing store). */
-    private readonly customerOf: (accountId: string) => string | undefined,
+    private readonly customerOf: (accountId: string) => Awaitable<string | undefined>,
     private readonly client: StripeSessionsClient = stripeSessionsClient(settings.secretKey),
   ) {
     this.pricePlans = pricePlansOf(settings.prices);
@@ -59,7 +60,7 @@ export class StripeProvider implements BillingProvider {
 
   async checkoutUrl(account: Account, plan: PaidPlan, returnUrls: ReturnUrls): Promise<string> {
     const metadata = { [METADATA_ACCOUNT]: account.id, [METADATA_PLAN]: plan };
-    const customer = this.customerOf(account.id);
+    const customer = await this.customerOf(account.id);
     const session = await this.client.createCheckoutSession({
       mode: 'subscription',
       line_items: [{ price: this.settings.prices[plan], quantity: 1 }],
@@ -75,7 +76,7 @@ export class StripeProvider implements BillingProvider {
   }
 
   async portalUrl(account: Account, returnUrl: string): Promise<string> {
-    const customer = this.customerOf(account.id);
+    const customer = await this.customerOf(account.id);
     if (!customer) throw new NoCustomerError(account.id);
     const session = await this.client.createPortalSession({ customer, return_url: returnUrl });
     return session.url;

@@ -65,23 +65,23 @@ function passkeyName(given: unknown, w: PasskeyWords, count: number): string {
 }
 
 /** GET /dashboard/passkeys */
-export function passkeysPage(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function passkeysPage(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = PASSKEY_WORDS[context.language];
-  const credentials = context.services.passkeys.credentials(context.account!.id);
+  const credentials = await context.services.passkeys.credentials(context.account!.id);
   const notice = request.query.get('removed') === '1' ? { text: w.removed, alert: false } : undefined;
   return { status: 200, body: context.page({ title: w.title, main: passkeysContent(context, credentials, notice), scripts: PASSKEY_SCRIPTS }) };
 }
 
 /** POST /dashboard/passkeys/:id/remove (form): the passkey no longer signs in. */
-export function removePasskey(request: DashboardRequest, context: DashboardContext): DashboardReply {
+export async function removePasskey(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = PASSKEY_WORDS[context.language];
   const account = context.account!;
   const { passkeys } = context.services;
-  if (passkeys.removeCredential(account.id, request.params.id ?? '')) {
+  if (await passkeys.removeCredential(account.id, request.params.id ?? '')) {
     log('info', 'dashboard_passkey_removed', { requestId: request.requestId, accountId: account.id });
     return { status: 303, location: `${PASSKEY_PATHS.page}?removed=1` };
   }
-  const main = passkeysContent(context, passkeys.credentials(account.id), { text: w.notFound, alert: true });
+  const main = passkeysContent(context, await passkeys.credentials(account.id), { text: w.notFound, alert: true });
   return { status: 404, body: context.page({ title: w.title, main, scripts: PASSKEY_SCRIPTS }), code: 'passkey_not_found' };
 }
 
@@ -90,8 +90,9 @@ export async function registrationOptions(request: DashboardRequest, context: Da
   const w = PASSKEY_WORDS[context.language];
   const account = context.account!;
   const { passkeys } = context.services;
-  const existing = passkeys.credentials(account.id);
+  const existing = await passkeys.credentials(account.id);
   if (existing.length >= MAX_PASSKEYS) return jsonError(400, 'too_many_passkeys', w.errors.tooMany);
+  const userHandle = await passkeys.userHandle(account.id);
   const rp = relyingParty(context);
   const options = await (await webAuthnPackage()).generateRegistrationOptions({
     rpName: rp.name,
@@ -99,14 +100,14 @@ export async function registrationOptions(request: DashboardRequest, context: Da
     userName: account.email,
     userDisplayName: account.email,
     // A random handle of the account's, never the e-mail address: authenticators keep it and return it at sign-in.
-    userID: new Uint8Array(Buffer.from(passkeys.userHandle(account.id), 'base64url')),
+    userID: new Uint8Array(Buffer.from(userHandle, 'base64url')),
     timeout: CHALLENGE_TTL_MS,
     attestationType: 'none',
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports })),
     // Discoverable (resident) credentials: sign-in needs no e-mail address.
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
   });
-  passkeys.putChallenge(context.session!.tokenHash, { challenge: options.challenge, purpose: 'register', expiresAt: context.services.now() + CHALLENGE_TTL_MS });
+  await passkeys.putChallenge(context.session!.tokenHash, { challenge: options.challenge, purpose: 'register', expiresAt: context.services.now() + CHALLENGE_TTL_MS });
   return jsonReply(200, options);
 }
 
@@ -118,7 +119,7 @@ export async function register(request: DashboardRequest, context: DashboardCont
   const now = context.services.now();
   const body = request.json;
   if (!isObject(body) || !credentialResponse(body.response, ['clientDataJSON', 'attestationObject'])) return jsonError(400, 'invalid_response', w.errors.invalid);
-  const challenge = passkeys.takeChallenge(context.session!.tokenHash, 'register', now);
+  const challenge = await passkeys.takeChallenge(context.session!.tokenHash, 'register', now);
   if (!challenge) return jsonError(400, 'challenge_expired', w.errors.challenge);
   const rp = relyingParty(context);
   let verification;
@@ -136,10 +137,10 @@ export async function register(request: DashboardRequest, context: DashboardCont
   }
   if (!verification.verified) return jsonError(400, 'passkey_refused', w.errors.refused);
   const info = verification.registrationInfo;
-  const existing = passkeys.credentials(account.id);
+  const existing = await passkeys.credentials(account.id);
   if (existing.length >= MAX_PASSKEYS) return jsonError(400, 'too_many_passkeys', w.errors.tooMany);
   const response = body.response as unknown as RegistrationResponseJSON;
-  const added = passkeys.addCredential({
+  const added = await passkeys.addCredential({
     id: info.credential.id,
     accountId: account.id,
     publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
@@ -147,7 +148,7 @@ export async function register(request: DashboardRequest, context: DashboardCont
     transports: (response.response.transports ?? []).filter((t): t is string => typeof t === 'string').slice(0, 10),
     deviceType: info.credentialDeviceType,
     backedUp: info.credentialBackedUp,
-    userHandle: passkeys.userHandle(account.id),
+    userHandle: await passkeys.userHandle(account.id),
     name: passkeyName(body.name, w, existing.length),
     createdAt: now,
   });
@@ -161,12 +162,12 @@ export async function signInOptions(request: DashboardRequest, context: Dashboar
   const w = PASSKEY_WORDS[context.language];
   const { identity, passkeys } = context.services;
   const now = context.services.now();
-  if (!identity.hit(`passkey:client:${request.clientAddress}`, SIGN_IN_CEREMONIES_PER_CLIENT_PER_HOUR, HOUR_MS, now)) {
+  if (!(await identity.hit(`passkey:client:${request.clientAddress}`, SIGN_IN_CEREMONIES_PER_CLIENT_PER_HOUR, HOUR_MS, now))) {
     return jsonError(429, 'passkey_limited', w.errors.limited);
   }
   const rp = relyingParty(context);
   const options = await (await webAuthnPackage()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS, allowCredentials: [] });
-  passkeys.putChallenge(sha256(context.signinCookie), { challenge: options.challenge, purpose: 'authenticate', expiresAt: now + CHALLENGE_TTL_MS });
+  await passkeys.putChallenge(sha256(context.signinCookie), { challenge: options.challenge, purpose: 'authenticate', expiresAt: now + CHALLENGE_TTL_MS });
   return jsonReply(200, options);
 }
 
@@ -179,9 +180,9 @@ export async function signInWithPasskey(request: DashboardRequest, context: Dash
   if (!credentialResponse(body, ['clientDataJSON', 'authenticatorData', 'signature'])) return jsonError(400, 'invalid_response', w.errors.invalid);
   const response = body as unknown as AuthenticationResponseJSON;
   // Taken (removed) first: whatever follows, this challenge answers once.
-  const challenge = passkeys.takeChallenge(sha256(context.signinCookie), 'authenticate', now);
+  const challenge = await passkeys.takeChallenge(sha256(context.signinCookie), 'authenticate', now);
   if (!challenge) return jsonError(400, 'challenge_expired', w.errors.challenge);
-  const credential = passkeys.credential(response.id);
+  const credential = await passkeys.credential(response.id);
   if (!credential) return jsonError(400, 'unknown_passkey', w.errors.unknown);
   const userHandle = response.response.userHandle;
   if (userHandle !== undefined && userHandle !== credential.userHandle) return jsonError(400, 'passkey_refused', w.errors.refused);
@@ -204,11 +205,11 @@ export async function signInWithPasskey(request: DashboardRequest, context: Dash
   }
   if (!verification.verified) return jsonError(400, 'passkey_refused', w.errors.refused);
   const info = verification.authenticationInfo;
-  const used = passkeys.recordUse(credential.id, info.newCounter, info.credentialBackedUp, now);
+  const used = await passkeys.recordUse(credential.id, info.newCounter, info.credentialBackedUp, now);
   if (!used.ok) return used.reason === 'gone' ? jsonError(400, 'unknown_passkey', w.errors.unknown) : jsonError(400, 'passkey_replayed', w.errors.replayed);
   const account = accounts.accountById(credential.accountId);
   if (!account) return jsonError(400, 'unknown_passkey', w.errors.unknown);
-  const cookies = openSession(account.id, request, context, 'passkey');
+  const cookies = await openSession(account.id, request, context, 'passkey');
   return jsonReply(200, { ok: true, location: DASHBOARD_PATHS.home }, { cookies });
 }
 
