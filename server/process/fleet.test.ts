@@ -117,7 +117,11 @@ describe('three servers on one Redis: limits, MCP, changes', () => {
       // Retry-After: until the month ends, not the minute.
       expect(Number(header(a, 'retry-after'))).toBeCloseTo((Date.parse(nextMonthText()) - Date.now()) / 1000, -2);
     }
-    expect(new Set(refused.map((a) => a.server)).size).toBe(3);
+    // (Which servers refused depends on the order the requests reached Redis; after the burst every one does.)
+    for (const a of await onEvery(fleet, key)) {
+      expect(a.status).toBe(429);
+      expect(a.body.error.code).toBe('quota_exceeded');
+    }
     expect(await fleet.monthCount(accountId)).toBe(25);
   }, 60_000);
 
