@@ -127,7 +127,11 @@ export class RedisUsageLedger implements UsageLedger {
    */
   private keep(accountId: string, usage: Usage): void {
     this.incoming = usage;
-    this.local.update(accountId, this.keepIncoming);
+    try {
+      this.local.update(accountId, this.keepIncoming);
+    } catch {
+      // The table is full (UsageTableFullError): nothing kept; Redis's answer stands.
+    }
   }
 
   private readonly keepIncoming = (kept: Usage): void => {
