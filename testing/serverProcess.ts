@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openAccountStore, type AccountStore } from '../server/accounts/accountStore.js';
+import { openStores } from '../server/accounts/openStores.js';
 import type { PlanName } from '../server/accounts/plans.js';
 
 export interface RunningServer {
@@ -73,13 +73,16 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
   };
 }
 
-/** Creates an account and key in a data directory (before or while a server uses it). */
-export async function provisionKey(dataDir: string, email: string, plan: PlanName = 'business'): Promise<string> {
-  const store = openAccountStore(dataDir);
+/**
+ * Creates an account and key in a data directory, or with `redisUrl` in fleet mode's Redis (before or while a server
+ * uses it).
+ */
+export async function provisionKey(dataDir: string, email: string, plan: PlanName = 'business', redisUrl?: string): Promise<string> {
+  const stores = await openStores({ dataDir, fleet: redisUrl ? { redisUrl, redisCommandTimeoutMs: 1000 } : undefined }, 'provision');
   try {
-    return store.createKey(email, plan).key;
+    return (await stores.accounts.createKey(email, plan)).key;
   } finally {
-    await store.close();
+    await stores.close();
   }
 }
 

@@ -5,15 +5,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/accountStore.js';
+import type { LmdbAccountStore } from '../accounts/lmdbAccountStore.js';
 import { DEFAULT_PLANS } from '../accounts/plans.js';
 import { AccessControl } from './access.js';
 import { planQuota } from './quota.js';
 import { SharedUsage } from './sharedUsage.js';
 import { growth, UsageWriter } from './usageWriter.js';
 
-const opened: AccountStore[] = [];
-const freshStore = (): AccountStore => {
+const opened: LmdbAccountStore[] = [];
+const freshStore = (): LmdbAccountStore => {
   const store = openAccountStore(mkdtempSync(path.join(tmpdir(), 'access-keys-usage-')));
   opened.push(store);
   return store;

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/accountStore.js';
+import type { LmdbAccountStore } from '../accounts/lmdbAccountStore.js';
 import { hashKey } from '../accounts/keys.js';
 import { addDays } from '../accounts/usageHistory.js';
 import { startServer, type RunningServer } from '../../testing/serverProcess.js';
@@ -29,7 +30,7 @@ async function within<T>(ms: number, check: () => Promise<T | undefined> | T | u
 
 describe('keys and usage on a running server', () => {
   let server: RunningServer;
-  let store: AccountStore;
+  let store: LmdbAccountStore;
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'keys-usage-plans-'));
     const plansFile = path.join(dir, 'plans.json');

@@ -73,9 +73,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   // Each thread opens its own stores (embedded LMDB, or Redis with REDIS_URL) and mirrors keys and accounts from its
   // account store; only the primary writes usage.
+  const plans = loadPlans(config.plansFile);
   const stores = await openStores(config, `thread-${options.thread}`);
   let access: AccessControl | undefined;
-  const plans = loadPlans(config.plansFile);
   let usageLedger: OpenedUsageLedger | undefined;
   try {
     // Counting: the shared table, or Redis in fleet mode (openUsageLedger.ts).
