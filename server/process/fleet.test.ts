@@ -175,6 +175,18 @@ describe('three servers on one Redis: limits, MCP, changes', () => {
     for (const a of await onEvery(fleet, made.key)) expect(a.body.error.code).toBe('api_key_revoked');
   }, 60_000);
 
+  it('keys list with REDIS_URL reports the month count the servers made', async () => {
+    const { key, accountId } = await fleet.createKey('listed@example.com', 'trial');
+    await knownEverywhere(fleet, key);
+    for (const a of await onEvery(fleet, key)) expect(a.status).toBe(200);
+    expect(await fleet.monthCount(accountId)).toBe(3);
+    const listed = await fleet.cli(['keys', 'list', '--email', 'listed@example.com']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const line = JSON.parse(listed.stdout.trim());
+    expect(line).toMatchObject({ accountId, plan: 'trial', revokedAt: null });
+    expect(line.accountRequestsThisMonth).toBe(3);
+  }, 60_000);
+
   it('the dashboard: signed in on one server, a key made on another, its usage shown and revoked on a third, all within a second', async () => {
     const newKeyOf = (text: string): string => /<code class="new-key">(mk_[0-9A-Za-z]{32})<\/code>/.exec(text)![1];
     const revokeIds = (text: string): string[] => [...text.matchAll(/action="\/dashboard\/keys\/([0-9a-f]{16})\/revoke"/g)].map((m) => m[1]);
