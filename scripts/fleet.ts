@@ -132,7 +132,7 @@ try {
       (demoKey
         ? `Demo key (business plan, in Redis): ${demoKey}\n` +
           `  The same count on every server; ask each in turn:\n` +
-          `  for p in ${PORTS.join(' ')}; do curl -s -D - -o /dev/null -H 'X-API-Key: ${demoKey}' "http://127.0.0.1:$p/api/v1/qibla?lat=41&lon=29" | grep -i x-quota-remaining; done\n`
+          `  for p in ${PORTS.join(' ')}; do curl -s -D - -o /dev/null -H 'X-API-Key: ${demoKey}' "http://127.0.0.1:$p/api/v1/qibla?lat=41&lon=29" | grep -i '^x-quota-remaining'; done\n`
         : demo.stdout) +
       `The CLI on the same Redis: REDIS_URL=${REDIS_URL} npm run cli -- keys create --email you@example.com\n` +
       `Ctrl-C stops the servers, then Redis.\n\n`,
