@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium redis run test precompute bench load catalog
+.PHONY: install nginx chromium redis run test precompute bench load catalog fleet
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -44,6 +44,11 @@ chromium:
 # (testing/install-redis.sh), else nothing.
 redis:
 	@testing/install-redis.sh
+
+# Fleet mode on one machine (README, "Fleet mode"): a redis-server with its data in DATA_DIR/redis (AOF on) and three
+# servers (one thread each) on ports 8081, 8082 and 8083 sharing it, with a demo key in Redis; Ctrl-C stops them all.
+fleet: install redis $(CATALOG) $(STORE)
+	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 
 test: install nginx chromium redis
 	npm run typecheck

@@ -1,10 +1,12 @@
 // The one place where a request is authenticated and counted. Keys and accounts are mirrored in memory from the
 // account store and reloaded when the CLI changes them (polled every 250 ms, so changes apply within a second);
 // usage is counted exactly in the table that every serving thread shares (sharedUsage.ts), which the primary
-// thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts.
+// thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts;
+// in fleet mode it is counted in Redis instead (redisUsageLedger.ts), and counting answers with a promise.
 // The day a key was last used is noted in memory on the request path and written off it, at most once per key and
 // UTC day in each serving thread (a batch every few seconds, and at a stop).
 import type { Account, AccountStore, KeyRecord } from '../accounts/accountStore.js';
+import type { Awaitable } from '../accounts/awaitable.js';
 import { ApiError } from '../errors.js';
 import { hashKey } from '../accounts/keys.js';
 import { log } from '../log.js';
@@ -120,8 +122,10 @@ export class AccessControl {
   }
 
   /** This minute's and this month's counts of an account against its plan at `now`, counting nothing (the dashboard). */
-  usageOf(account: Account, now: number): CurrentUsage {
-    return currentUsage(this.usage.read(account.id), this.plans[account.plan], now);
+  usageOf(account: Account, now: number): Awaitable<CurrentUsage> {
+    const plan = this.plans[account.plan];
+    const usage = this.usage.read(account.id);
+    return usage instanceof Promise ? usage.then((read) => currentUsage(read, plan, now)) : currentUsage(usage, plan, now);
   }
 
   /** The account of a request's key; throws 401 or 403 as the contract says. Notes the key's day of use. */
@@ -142,22 +146,31 @@ export class AccessControl {
     return account;
   }
 
-  /** Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit. */
-  count(account: Account, now: number, requests = 1): QuotaDecision {
-    const plan = this.plans[account.plan];
-    const quota = this.usage.count(account.id, plan, now, requests);
-    if (quota.refused === 'quota_exceeded') {
-      throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
-    }
-    if (quota.refused === 'rate_limit_exceeded') {
-      throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${quota.plan.perMinute} requests a minute; retry in ${quota.retryAfter} s.`, quotaHeaders(quota));
-    }
-    return quota;
+  /**
+   * Counts `requests` against the account's limits, all or none; throws 429 (with its headers) when they do not fit.
+   * Synchronous on the embedded ledger; in fleet mode a promise, rejected with the same errors.
+   */
+  count(account: Account, now: number, requests = 1): Awaitable<QuotaDecision> {
+    const quota = this.usage.count(account.id, this.plans[account.plan], now, requests);
+    if (quota instanceof Promise) return quota.then((decided) => allowed(account, decided));
+    return allowed(account, quota);
   }
 
-  /** Authenticates (401/403) and counts one request against the account's limits (429). */
-  admit(authorization: string, xApiKey: string, now: number): Admission {
+  /** Authenticates (401/403) and counts one request against the account's limits (429); see `count`. */
+  admit(authorization: string, xApiKey: string, now: number): Awaitable<Admission> {
     const account = this.authenticate(authorization, xApiKey, now);
-    return { account, quota: this.count(account, now) };
+    const quota = this.count(account, now);
+    return quota instanceof Promise ? quota.then((counted) => ({ account, quota: counted })) : { account, quota };
   }
+}
+
+/** The decision, when it admits; else the contract's 429. */
+function allowed(account: Account, quota: QuotaDecision): QuotaDecision {
+  if (quota.refused === 'quota_exceeded') {
+    throw new ApiError('quota_exceeded', `The monthly quota of the ${account.plan} plan is used up; it resets at ${quota.monthReset}.`, quotaHeaders(quota));
+  }
+  if (quota.refused === 'rate_limit_exceeded') {
+    throw new ApiError('rate_limit_exceeded', `The ${account.plan} plan allows ${quota.plan.perMinute} requests a minute; retry in ${quota.retryAfter} s.`, quotaHeaders(quota));
+  }
+  return quota;
 }

@@ -5,7 +5,8 @@
 import type { Usage } from '../accounts/usage.js';
 import type { PlanLimits } from '../accounts/plans.js';
 
-const WINDOW_MS = 60_000;
+/** The per-minute window; fleet mode's Redis script (usageScripts.ts) uses the same length. */
+export const WINDOW_MS = 60_000;
 
 export type { Usage };
 
@@ -85,7 +86,6 @@ export function rollOver(usage: Usage, now: number): void {
  */
 export function admit(usage: Usage, plan: PlanQuota, now: number, requests = 1): QuotaDecision {
   rollOver(usage, now);
-  const m = monthAt(now);
   let refused: QuotaRefusal | undefined;
   if (usage.monthCount + requests > plan.perMonth) refused = 'quota_exceeded';
   else if (usage.windowCount + requests > plan.perMinute) refused = 'rate_limit_exceeded';
@@ -93,6 +93,15 @@ export function admit(usage: Usage, plan: PlanQuota, now: number, requests = 1):
     usage.monthCount += requests;
     usage.windowCount += requests;
   }
+  return quotaDecision(usage, plan, now, refused);
+}
+
+/**
+ * What the headers say about `usage` as it stands after a count at `now` (admit's, or the same rule run elsewhere:
+ * fleet mode's Redis script, which returns the counts and its clock so that every server renders the same headers).
+ */
+export function quotaDecision(usage: Usage, plan: PlanQuota, now: number, refused: QuotaRefusal | undefined): QuotaDecision {
+  const m = monthAt(now);
   const minuteReset = Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000));
   return {
     refused,
@@ -105,6 +114,9 @@ export function admit(usage: Usage, plan: PlanQuota, now: number, requests = 1):
     retryAfter: refused === 'quota_exceeded' ? Math.max(1, Math.ceil((m.end - now) / 1000)) : minuteReset,
   };
 }
+
+/** `YYYY-MM`, the UTC month of `now`. */
+export const monthOf = (now: number): string => monthAt(now).key;
 
 /** The six headers of every response to a valid key, and Retry-After on a refusal. */
 export function quotaHeaders(d: QuotaDecision): Record<string, string> {

@@ -8,6 +8,8 @@ export const redisKeys = {
   usage: (accountId: string) => `${PREFIX}usage:{${accountId}}`,
   /** Hash: UTC day (`YYYY-MM-DD`) → requests counted that day. */
   daily: (accountId: string) => `${PREFIX}daily:{${accountId}}`,
+  /** String with a lifetime: a merge of counts made during a Redis outage was applied (access/usageScripts.ts). */
+  usageMerge: (accountId: string, mergeId: string) => `${PREFIX}usagemerge:{${accountId}}:${mergeId}`,
   /** Hash: the account record. */
   account: (accountId: string) => `${PREFIX}account:{${accountId}}`,
   /** Hash: key hash → key record (JSON) of one account. */

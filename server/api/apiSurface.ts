@@ -1,6 +1,8 @@
-// The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, /readyz and the JSON
-// 404 for any path no other surface claims. Answers synchronously; the stored-answer shortcut first.
+// The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, /readyz and the
+// JSON 404 for any path no other surface claims. Answers synchronously (in fleet mode once Redis has counted the
+// request); the stored-answer shortcut first.
 import type { AccessControl } from '../access/access.js';
+import type { QuotaDecision } from '../access/quota.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped } from '../edge/edge.js';
 import { ApiError, notFoundMessage, type ErrorLinks } from '../errors.js';
@@ -65,12 +67,19 @@ export function apiSurface(options: ApiOptions): Surface {
     return openApi.body;
   };
 
-  function apiRequest(route: Route, request: EdgeRequest): Reply {
+  function apiRequest(route: Route, request: EdgeRequest): Reply | Promise<Reply> {
     serviceUnavailableWhileStopping(state);
     const at = options.now();
     // Contract order: key (401/403), limits (429), then parameters (400) and lookups (404). From here on the
-    // request is counted, and every answer carries the account's rate-limit and quota headers.
-    const quota = options.access?.admit(request.headers.authorization, request.headers['x-api-key'], at).quota;
+    // request is counted, and every answer carries the account's rate-limit and quota headers. Counting answers at
+    // once on the embedded ledger, later in fleet mode (the edge then answers inside cork; the headers were read).
+    const admission = options.access?.admit(request.headers.authorization, request.headers['x-api-key'], at);
+    if (admission instanceof Promise) return admission.then((admitted) => counted(route, request, at, admitted.quota));
+    return counted(route, request, at, admission?.quota);
+  }
+
+  /** The answer to a request that was admitted and counted (or needs no key). */
+  function counted(route: Route, request: EdgeRequest, at: number, quota: QuotaDecision | undefined): Reply {
     try {
       const store = state.store;
       // A repeated request whose answer was kept (and does not depend on the clock) is answered as it was; without a

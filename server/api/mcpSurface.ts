@@ -48,7 +48,7 @@ export function mcpSurface(options: McpOptions): Surface {
       parsed = undefined; // the transport answers with the JSON-RPC parse error
     }
     // Each tools/call counts once; initialize, tools/list and notifications count nothing but still get the headers.
-    const quota = account && options.access!.count(account, options.now(), parsed === undefined ? 0 : toolCallCount(parsed));
+    const quota = account && await options.access!.count(account, options.now(), parsed === undefined ? 0 : toolCallCount(parsed));
     const headers = new Headers();
     for (const name in request.headers) headers.append(name, request.headers[name]);
     const response = await handleMcp(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body }), parsed, dependencies);

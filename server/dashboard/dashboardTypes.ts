@@ -77,7 +77,7 @@ export interface DashboardServices {
   /** How long a sign-in code and link work (SIGN_IN_TTL_MS; SIGN_IN_TTL_SECONDS for tests only). */
   signInTtlMs: number;
   /** This minute's and this month's counts of an account, read without counting (usage page); absent when access control is off. */
-  currentUsage?(account: Account, now: number): CurrentUsage;
+  currentUsage?(account: Account, now: number): CurrentUsage | Promise<CurrentUsage>;
   /** Passkeys: credentials and WebAuthn challenges (passkeys/). */
   passkeys: PasskeyStore;
   /** Billing: store, provider (BILLING_PROVIDER), the local test provider; its routes answer 404 without it. */

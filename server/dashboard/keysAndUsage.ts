@@ -56,7 +56,7 @@ export async function usageOverview(_request: DashboardRequest, context: Dashboa
   const { services } = context;
   const now = services.now();
   // The serving thread's shared counts, read without counting; with access control off, nothing is counted.
-  const current = services.currentUsage?.(account, now) ?? currentUsage(undefined, services.plans[account.plan], now);
+  const current = (await services.currentUsage?.(account, now)) ?? currentUsage(undefined, services.plans[account.plan], now);
   const { fromDay, toDay } = usageRange(utcDay(now));
   const days = await services.accounts.dailyUsage(account.id, fromDay, toDay);
   return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days }));

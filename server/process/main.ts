@@ -12,7 +12,8 @@ import type { FromWorker, ToWorker } from './httpWorker.js';
 import { flushLog, log, setLogLevel } from '../log.js';
 import type { ServeOptions } from './serve.js';
 import { SharedUsage } from '../access/sharedUsage.js';
-import { UsageWriter } from '../access/usageWriter.js';
+import type { UsageWriter } from '../access/usageWriter.js';
+import { shareUsageTable } from '../access/openUsageLedger.js';
 import { usingFallback } from '../edge/uws.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
@@ -60,12 +61,8 @@ if (process.env.ACCESS_CONTROL === 'off') {
   try {
     // The accounts layer's stores (embedded, or Redis with REDIS_URL); the primary uses the account store only.
     stores = await openStores(config, 'primary');
-    const accountStore = stores.accounts;
-    usage = SharedUsage.create(accountStore.allAccounts().size + NEW_ACCOUNTS_HEADROOM);
-    const stored = accountStore.allUsage();
-    usage.load(stored);
-    usageWriter = new UsageWriter(accountStore, usage, stored);
-    usageWriter.start();
+    // Embedded: the stored counts, written back every second. Fleet mode: Redis holds them (openUsageLedger.ts).
+    ({ table: usage, writer: usageWriter } = shareUsageTable(config.fleet, stores.accounts, NEW_ACCOUNTS_HEADROOM));
   } catch (error) {
     fail((error as Error).message, error);
   }

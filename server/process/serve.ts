@@ -21,6 +21,7 @@ import { PlaceCatalog } from '../places/placeCatalog.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
+import { openUsageLedger, type OpenedUsageLedger } from '../access/openUsageLedger.js';
 import { StoreFollower } from '../timetables/storeFollower.js';
 import type { BundleStatus } from '../timetables/bundleFollower.js';
 import { readiness } from '../timetables/readiness.js';
@@ -90,9 +91,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const plans = loadPlans(config.plansFile);
   const stores = await openStores(config, `thread-${options.thread}`);
   let access: AccessControl | undefined;
+  let usageLedger: OpenedUsageLedger | undefined;
   try {
-    access = options.usageBuffer && new AccessControl(stores.accounts, plans, SharedUsage.attach(options.usageBuffer));
+    // Counting: the shared table, or Redis in fleet mode (openUsageLedger.ts).
+    usageLedger = options.usageBuffer && (await openUsageLedger(config.fleet, SharedUsage.attach(options.usageBuffer), `thread-${options.thread}`));
+    access = usageLedger && new AccessControl(stores.accounts, plans, usageLedger.ledger);
   } catch (error) {
+    await usageLedger?.close();
     await stores.close();
     throw error;
   }
@@ -168,6 +173,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       await edge.drain(STOP_GRACE_MS);
       closeApp(app);
       await access?.stop();
+      await usageLedger?.close();
       dashboard.close();
       mailer.close();
       await billing.close();
