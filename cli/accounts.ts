@@ -65,11 +65,11 @@ export function registerAccountCommands(program: Command): void {
     .description('list keys by prefix (never the keys themselves), one JSON line each')
     .option('--email <email>', 'only the keys of this account')
     .action((options: { email?: string }) =>
-      withStore((store) => {
+      withStore(async (store) => {
         const accounts = store.allAccounts();
         const only = options.email ? store.accountByEmail(options.email) : undefined;
         if (options.email && !only) throw new AccountStoreError(`no account for ${options.email}`);
-        const usage = store.allUsage();
+        const usage = await store.monthlyUsage();
         for (const k of store.allKeys().values()) {
           if (only && k.accountId !== only.id) continue;
           const account = accounts.get(k.accountId);

@@ -56,6 +56,11 @@ export interface AccountStore extends UsageHistory {
   /** The persisted usage counts, loaded into the ledger at start (fleet mode: empty, the ledger keeps them in Redis). */
   allUsage(): Map<string, Usage>;
   /**
+   * Every account's monthly counts as they stand, for showing (the CLI's `keys list`): the persisted records when
+   * embedded, the ledger's records in Redis in fleet mode (where allUsage() is empty).
+   */
+  monthlyUsage(): Awaitable<ReadonlyMap<string, Usage>>;
+  /**
    * Writes usage records and adds daily counts (`[accountId, day, requests]`) in one transaction, so the monthly
    * counts and the daily ones never disagree after a restart.
    */

@@ -169,6 +169,10 @@ export class LmdbAccountStore implements AccountStore {
     return new Map([...this.keys.getRange()].map((e) => [e.key, keyFromStore(e.value)]));
   }
 
+  monthlyUsage(): Map<string, Usage> {
+    return this.allUsage();
+  }
+
   allUsage(): Map<string, Usage> {
     return new Map([...this.usage.getRange()].map((e) => [e.key, e.value]));
   }

@@ -293,6 +293,21 @@ export class RedisAccountStore implements AccountStore {
     return { key, record: record! };
   }
 
+  /** The ledger's records in Redis (redisUsageLedger.ts writes them), read in one pipeline. */
+  async monthlyUsage(): Promise<Map<string, Usage>> {
+    const ids = [...this.mirror.accounts.keys()];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(redisKeys.usage(id), 'month', 'monthCount', 'windowStart', 'windowCount');
+    const replies = (await pipeline.exec()) ?? [];
+    const usage = new Map<string, Usage>();
+    replies.forEach(([error, fields], i) => {
+      if (error) throw error;
+      const [month, monthCount, windowStart, windowCount] = fields as (string | null)[];
+      if (month !== null) usage.set(ids[i], { month, monthCount: Number(monthCount), windowStart: Number(windowStart), windowCount: Number(windowCount) });
+    });
+    return usage;
+  }
+
   /** In fleet mode the monthly counts are the ledger's (in Redis): nothing to load here. */
   allUsage(): Map<string, Usage> {
     return new Map();
