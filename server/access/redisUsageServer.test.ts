@@ -78,11 +78,13 @@ describe('a server in fleet mode counts in Redis', () => {
     const during = [];
     for (let i = 0; i < 3; i++) during.push(await get());
     expect(during.map((a) => a.status)).toEqual([200, 200, 200]);
-    expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(250 + 200);
+    // REDIS_COMMAND_TIMEOUT_MS (250) at most on Redis, and a margin for a busy machine.
+    expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(250 + 250);
     await redis.restart();
     await redisReady(inspect, 5000);
-    // The server's ledger merges within about a second of Redis's return (reconnection at most 1 s, then the probe).
-    const deadline = Date.now() + 5000;
+    // The server's ledger merges within about a second of Redis's return (reconnection at most 1 s, then the probe);
+    // the bound is generous for a busy machine.
+    const deadline = Date.now() + 10_000;
     while ((await monthCount().catch(() => 0)) < 14 && Date.now() < deadline) await sleep(100);
     expect(await monthCount()).toBe(14);
     expect(await inspect.hgetall(redisKeys.daily(accountId))).toEqual({ [today()]: '14' });
