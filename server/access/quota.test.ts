@@ -34,6 +34,21 @@ describe('per-minute window and monthly quota', () => {
     expect(next.headers['RateLimit-Reset']).toBe('60');
   });
 
+  it('a request stamped just before the window opened (another thread opened it first) counts in that window', () => {
+    const usage = emptyUsage();
+    const limits = { perMinute: 2, perMonth: 100 };
+    const start = at('2026-11-22T10:00:00.000Z');
+    expect(admit(usage, limits, start).refused).toBeUndefined();
+    const earlier = admit(usage, limits, start - 3);
+    expect(earlier.refused).toBeUndefined();
+    expect(earlier.headers['RateLimit-Remaining']).toBe('0');
+    expect(earlier.headers['RateLimit-Reset']).toBe('60'); // never more than a window
+    expect(admit(usage, limits, start - 5).refused).toBe('rate_limit_exceeded'); // no second allowance
+    // A clock that went back by more than a window starts a new one.
+    expect(admit(usage, limits, start - 60_001).refused).toBeUndefined();
+    expect(usage.windowStart).toBe(start - 60_001);
+  });
+
   it('refuses past the monthly quota until the first instant of the next UTC month', () => {
     const usage = emptyUsage();
     const limits = { perMinute: 100, perMonth: 2 };

@@ -67,6 +67,14 @@ function monthAt(now: number): Month {
 /** The first instant of the next UTC month. */
 export const nextMonthStart = (now: number): number => monthAt(now).end;
 
+/**
+ * Whether the window that opened at `windowStart` is over at `now`. A request stamped a little before the window
+ * opened belongs to it: with several serving threads, one thread may take its clock reading before another thread
+ * opens the window and count after it (under load, by milliseconds), and starting a new window then would let a
+ * second allowance through. Only a clock that went back by more than a window starts a new one.
+ */
+export const windowOver = (windowStart: number, now: number): boolean => now >= windowStart + WINDOW_MS || now < windowStart - WINDOW_MS;
+
 /** Brings the record to `now`: a new month or an ended window starts from zero. */
 export function rollOver(usage: Usage, now: number): void {
   const m = monthAt(now);
@@ -74,7 +82,7 @@ export function rollOver(usage: Usage, now: number): void {
     usage.month = m.key;
     usage.monthCount = 0;
   }
-  if (now >= usage.windowStart + WINDOW_MS || now < usage.windowStart) {
+  if (windowOver(usage.windowStart, now)) {
     usage.windowStart = now;
     usage.windowCount = 0;
   }
@@ -102,7 +110,7 @@ export function admit(usage: Usage, plan: PlanQuota, now: number, requests = 1):
  */
 export function quotaDecision(usage: Usage, plan: PlanQuota, now: number, refused: QuotaRefusal | undefined): QuotaDecision {
   const m = monthAt(now);
-  const minuteReset = Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000));
+  const minuteReset = Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil((usage.windowStart + WINDOW_MS - now) / 1000)));
   return {
     refused,
     plan,
@@ -148,14 +156,14 @@ export interface CurrentUsage {
 
 /** The counts of `usage` brought to `now` (an ended window or month reads as zero), on a copy. */
 export function currentUsage(usage: Usage | undefined, plan: PlanLimits, now: number): CurrentUsage {
-  const open = usage !== undefined && usage.windowCount > 0 && now >= usage.windowStart && now < usage.windowStart + WINDOW_MS;
+  const open = usage !== undefined && usage.windowCount > 0 && !windowOver(usage.windowStart, now);
   const copy = { ...(usage ?? emptyUsage()) };
   rollOver(copy, now);
   const m = monthAt(now);
   return {
     minuteCount: copy.windowCount,
     perMinute: plan.perMinute,
-    minuteReset: open ? Math.max(1, Math.ceil((copy.windowStart + WINDOW_MS - now) / 1000)) : 0,
+    minuteReset: open ? Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil((copy.windowStart + WINDOW_MS - now) / 1000))) : 0,
     month: m.key,
     monthCount: copy.monthCount,
     perMonth: plan.perMonth,

@@ -40,7 +40,7 @@ local u = redis.call('HMGET', KEYS[1], 'month', 'monthCount', 'windowStart', 'wi
 local monthCount, windowStart, windowCount = tonumber(u[2]) or 0, tonumber(u[3]) or 0, tonumber(u[4]) or 0
 local changed = false
 if u[1] ~= month then monthCount = 0; changed = true end
-if now >= windowStart + ${WINDOW_MS} or now < windowStart then windowStart = now; windowCount = 0; changed = true end
+if now >= windowStart + ${WINDOW_MS} or now < windowStart - ${WINDOW_MS} then windowStart = now; windowCount = 0; changed = true end
 local refusal = 0
 if monthCount + units > perMonth then refusal = 1
 elseif windowCount + units > perMinute then refusal = 2
