@@ -33,14 +33,14 @@ describe('a server in fleet mode counts in Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-limits-'));
-    key = await provisionKey(dataDir, 'fleet@example.com', 'trial');
-    const store = openAccountStore(dataDir);
-    accountId = [...store.allAccounts().values()][0].id;
-    await store.close();
-    server = await startServer({ DATA_DIR: dataDir, REDIS_URL: redis.url });
+    // In fleet mode accounts and keys live in Redis too: the key is made there, as the CLI with REDIS_URL makes it.
+    key = await provisionKey(dataDir, 'fleet@example.com', 'trial', redis.url);
     inspect = openRedis({ url: redis.url, commandTimeoutMs: 2000, role: 'test' });
     inspect.on('error', () => undefined);
     await redisReady(inspect, 5000);
+    accountId = (await inspect.get(redisKeys.email('fleet@example.com')))!;
+    expect(accountId).toMatch(/^acc_/);
+    server = await startServer({ DATA_DIR: dataDir, REDIS_URL: redis.url });
   });
   afterAll(async () => {
     inspect?.disconnect();
