@@ -59,9 +59,11 @@ test: install nginx chromium redis
 precompute: install $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute
 
-# A fresh server, every endpoint and the stack's ceiling in one table (installs wrk when missing).
-bench: install $(CATALOG)
+# A fresh server, every endpoint and the stack's ceiling in one table (installs wrk when missing); then what fleet
+# mode's limits cost per request beside the embedded default (a Redis of its own).
+bench: install redis $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s bench
+	DATA_DIR=$(DATA_DIR) npm run -s bench:fleet
 
 # 60 s at the server's peak: no errors but the intended 429s, memory and descriptors flat.
 load: install $(CATALOG)

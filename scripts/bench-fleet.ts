@@ -25,7 +25,8 @@ writeFileSync(plansFile, JSON.stringify({ business: { perMinute: 1e12, perMonth:
 const redis = await startRedis();
 const keys = {
   embedded: await provisionKey(path.join(dir, 'embedded'), 'bench@example.com', 'business'),
-  fleet: await provisionKey(path.join(dir, 'fleet'), 'bench@example.com', 'business'),
+  // In fleet mode the key lives in Redis, as the CLI with REDIS_URL makes it.
+  fleet: await provisionKey(path.join(dir, 'fleet'), 'bench@example.com', 'business', redis.url),
 };
 const servers = {
   embedded: await startServer({ DATA_DIR: path.join(dir, 'embedded'), PLANS_FILE: plansFile, LOG_LEVEL: 'warn' }),
