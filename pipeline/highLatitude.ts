@@ -21,8 +21,9 @@ const DIYANET_REFERENCE_LATITUDE = 45;
 
 export interface ResolvedSolarDay {
   events: SolarEvents;
-  /** Events that did not exist and were estimated. */
-  estimated: ReadonlySet<SolarEventName>;
+  /** Events that did not exist and were estimated: a bit per event (ESTIMATED_BIT); a number, not a Set, as this
+   * is made for every place-day of a precompute. */
+  estimated: number;
 }
 
 export interface ResolutionInput {
@@ -48,6 +49,9 @@ const finite = Number.isFinite;
 export type SolarEventName = keyof SolarEvents;
 const EVENT_NAMES: readonly SolarEventName[] = ['fajr', 'sunrise', 'dhuhr', 'asr', 'sunset', 'maghrib', 'isha'];
 
+/** The bit of each event in `ResolvedSolarDay.estimated`. */
+export const ESTIMATED_BIT: Readonly<Record<SolarEventName, number>> = { fajr: 1, sunrise: 2, dhuhr: 4, asr: 8, sunset: 16, maghrib: 32, isha: 64 };
+
 export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   const { latitude, longitude, date, options } = input;
   const { method } = options;
@@ -63,19 +67,27 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   };
 
   const events = solarEvents(latitude, longitude, date, dayOptions);
-  const estimated = new Set<SolarEventName>();
+  let estimated = 0;
 
   const angledIsha = options.ishaInterval === 0;
   const checkFajr = angleMayBeUnreached(latitude, method.fajrAngle);
   const checkIsha = angledIsha && angleMayBeUnreached(latitude, method.ishaAngle ?? 0);
   if (checkFajr || checkIsha) {
-    const pure = solarEvents(latitude, longitude, date, { ...dayOptions, pureAngles: true });
+    const pureOptions: SolarDayOptions = {
+      method: options.method,
+      madhab: options.madhab,
+      ishaInterval: options.ishaInterval,
+      highLatitudeRule: rule,
+      polarResolution: PolarCircleResolution.Unresolved,
+      pureAngles: true,
+    };
+    const pure = solarEvents(latitude, longitude, date, pureOptions);
     const fajrUnreached = checkFajr && !finite(pure.fajr);
     const ishaUnreached = checkIsha && !finite(pure.isha);
-    if (fajrUnreached) estimated.add('fajr');
-    if (ishaUnreached) estimated.add('isha');
+    if (fajrUnreached) estimated |= ESTIMATED_BIT.fajr;
+    if (ishaUnreached) estimated |= ESTIMATED_BIT.isha;
     if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {
-      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, { ...dayOptions, pureAngles: true });
+      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, pureOptions);
       if (fajrUnreached) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
       if (ishaUnreached) events.isha = events.sunset + (reference.isha - reference.sunset);
     }
@@ -91,12 +103,12 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   const dhuhr = events.dhuhr + (adjustments.dhuhr ?? 0) * MINUTE_MS;
   const maghrib = events.maghrib + (adjustments.maghrib ?? 0) * MINUTE_MS;
   if (!(asr - dhuhr >= MINUTE_MS && maghrib - asr >= MINUTE_MS)) events.asr = NaN;
-  keepTwilightApart(events, estimated, method.adjustments, method.rounding);
+  estimated |= keepTwilightApart(events, method.adjustments, method.rounding);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
   if (!allFinite(events) || !inOrder(events, method.adjustments, method.rounding)) {
     const resolved = nearestCompleteDay(latitude, longitude, date, dayOptions);
-    resolvePolarDay(events, estimated, resolved, method.adjustments, method.rounding);
+    estimated |= resolvePolarDay(events, resolved, method.adjustments, method.rounding);
   }
   return { events, estimated };
 }
@@ -107,17 +119,19 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
  * maghrib waits for the sun to sink 4°) that bound can reach sunrise or maghrib: the time moves by the needed
  * seconds and is listed as estimated.
  */
-function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments, rounding?: Rounding): void {
+function keepTwilightApart(events: SolarEvents, adjustments: Adjustments, rounding?: Rounding): number {
+  let estimated = 0;
   const latestFajr = events.sunrise + ((adjustments.sunrise ?? 0) - (adjustments.fajr ?? 0)) * MINUTE_MS - gap(rounding, 'fajr', 'sunrise');
   if (events.fajr > latestFajr) {
     events.fajr = latestFajr;
-    estimated.add('fajr');
+    estimated |= ESTIMATED_BIT.fajr;
   }
   const earliestIsha = events.maghrib + ((adjustments.maghrib ?? 0) - (adjustments.isha ?? 0)) * MINUTE_MS + gap(rounding, 'maghrib', 'isha');
   if (events.isha < earliestIsha) {
     events.isha = earliestIsha;
-    estimated.add('isha');
+    estimated |= ESTIMATED_BIT.isha;
   }
+  return estimated;
 }
 
 /**
@@ -162,15 +176,20 @@ function nearestCompleteDay(latitude: number, longitude: number, date: CalendarD
   throw new Error(`no latitude below ${latitude} has a complete day`);
 }
 
-/** Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole. */
-function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents, adjustments: Adjustments, rounding?: Rounding): void {
+/**
+ * Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole.
+ * Returns the bits of the events replaced.
+ */
+function resolvePolarDay(events: SolarEvents, resolved: SolarEvents, adjustments: Adjustments, rounding?: Rounding): number {
+  let estimated = 0;
   const mixed = { ...events };
   for (const n of EVENT_NAMES) if (!finite(mixed[n])) mixed[n] = resolved[n];
   const replaceAll = !inOrder(mixed, adjustments, rounding);
   for (const n of EVENT_NAMES) {
     if (replaceAll || !finite(events[n])) {
       events[n] = resolved[n];
-      estimated.add(n);
+      estimated |= ESTIMATED_BIT[n];
     }
   }
+  return estimated;
 }

@@ -1,9 +1,9 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
-import { addDays, toEpochDay, type CalendarDate } from './calendarDate.js';
-import { resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
+import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
+import { ESTIMATED_BIT, resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { localEpochDay, localNoon, offsetSeconds, roundToLocalMinute } from './localTime.js';
+import { localEpochDay, offsetSeconds, roundToLocalMinute } from './localTime.js';
 import type { Madhab, MethodDefinition, Prayer, TimeName } from './methods.js';
 import { TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
@@ -34,50 +34,59 @@ export interface DayTimes {
   extras: Partial<Record<ExtraName, number>>;
 }
 
+const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /**
  * adhan computes the solar day of a UTC date. Where the zone is far from the longitude's solar time
  * (Kiribati's +14 at 157° W), local noon of `date` belongs to the solar day of the UTC date before or after.
  */
 export function solarDateFor(date: CalendarDate, longitude: number, timeZone: string): CalendarDate {
-  const offsetHours = offsetSeconds(timeZone, localNoon(date, timeZone)) / 3600;
+  return fromEpochDay(solarEpochDayFor(toEpochDay(date), longitude, timeZone));
+}
+
+/** solarDateFor in days since 1970-01-01. */
+function solarEpochDayFor(epochDay: number, longitude: number, timeZone: string): number {
+  const utcNoon = epochDay * DAY_MS + DAY_MS / 2;
+  const localNoon = utcNoon - offsetSeconds(timeZone, utcNoon) * SECOND_MS;
+  const offsetHours = offsetSeconds(timeZone, localNoon) / 3600;
   const transitLocalHour = 12 - longitude / 15 + offsetHours;
-  return addDays(date, -Math.floor(transitLocalHour / 24));
+  return epochDay - Math.floor(transitLocalHour / 24);
 }
 
 // Module-level functions rather than closures on the hot path: tsx names every closure it creates (keepNames), which
 // costs more than the closure's work.
-function resolvedOn(q: TimetableQuery, solarDate: CalendarDate, ishaInterval: number): ResolvedSolarDay {
+function resolvedOn(q: TimetableQuery, solarEpochDay: number, ishaInterval: number): ResolvedSolarDay {
   return resolveSolarDay({
     latitude: q.latitude,
     longitude: q.longitude,
-    date: solarDate,
+    date: fromEpochDay(solarEpochDay),
     options: { method: q.method, madhab: q.madhab, ishaInterval },
     highLatitudeRule: q.highLatitudeRule,
   });
 }
 
 /**
- * The solar day whose transit (dhuhr) falls on the local `date`. solarDateFor's guess ignores the equation of time
- * (up to 16 minutes), so where the transit comes near local midnight (at the date line, or with a `tz` far from the
- * longitude) it is checked: a day whose transit lands on a neighbouring date is replaced by the next solar day.
- * When no transit falls on the date at all (the transit crosses midnight), the one nearer its local noon is taken.
+ * The solar day whose transit (dhuhr) falls on the local date `epochDay`. solarDateFor's guess ignores the equation
+ * of time (up to 16 minutes), so where the transit comes near local midnight (at the date line, or with a `tz` far
+ * from the longitude) it is checked: a day whose transit lands on a neighbouring date is replaced by the next solar
+ * day. When no transit falls on the date at all (the transit crosses midnight), the one nearer its local noon is taken.
  */
-function solarDay(q: TimetableQuery, date: CalendarDate): ResolvedSolarDay {
+function solarDay(q: TimetableQuery, epochDay: number): ResolvedSolarDay {
   const { method } = q;
   let ishaInterval = method.ishaInterval ?? 0;
-  if (method.ishaIntervalInRamadan !== undefined && hijriDate(date).month === RAMADAN) {
+  if (method.ishaIntervalInRamadan !== undefined && hijriDate(fromEpochDay(epochDay)).month === RAMADAN) {
     ishaInterval = method.ishaIntervalInRamadan;
   }
-  const guess = solarDateFor(date, q.longitude, q.timeZone);
+  const guess = solarEpochDayFor(epochDay, q.longitude, q.timeZone);
   const day = resolvedOn(q, guess, ishaInterval);
-  const wanted = toEpochDay(date);
-  const shift = localEpochDay(day.events.dhuhr, q.timeZone) - wanted;
+  const shift = localEpochDay(day.events.dhuhr, q.timeZone) - epochDay;
   if (shift === 0) return day;
-  const other = resolvedOn(q, addDays(guess, -Math.sign(shift)), ishaInterval);
-  if (localEpochDay(other.events.dhuhr, q.timeZone) === wanted) return other;
-  const noon = localNoon(date, q.timeZone);
+  const other = resolvedOn(q, guess - Math.sign(shift), ishaInterval);
+  if (localEpochDay(other.events.dhuhr, q.timeZone) === epochDay) return other;
+  const utcNoon = epochDay * DAY_MS + DAY_MS / 2;
+  const noon = utcNoon - offsetSeconds(q.timeZone, utcNoon) * SECOND_MS;
   return Math.abs(other.events.dhuhr - noon) < Math.abs(day.events.dhuhr - noon) ? other : day;
 }
 
@@ -91,6 +100,8 @@ const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
   maghrib: 'maghrib',
   isha: 'isha',
 };
+/** SOURCE_EVENT's bit in ResolvedSolarDay.estimated, in TIME_NAMES order. */
+const SOURCE_BIT: readonly number[] = TIME_NAMES.map((n) => ESTIMATED_BIT[SOURCE_EVENT[n]]);
 
 /** The event with the method's fixed adjustment, rounded to the local minute as the method rounds that prayer. */
 function adjustedMinute(q: TimetableQuery, prayer: Prayer, t: number): number {
@@ -110,20 +121,20 @@ function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay
     isha: adjustedMinute(q, 'isha', e.isha),
   };
   const estimated: TimeName[] = [];
-  if (today.estimated.size > 0) for (const n of TIME_NAMES) if (today.estimated.has(SOURCE_EVENT[n])) estimated.push(n);
+  if (today.estimated !== 0) for (let i = 0; i < TIME_NAMES.length; i++) if (today.estimated & SOURCE_BIT[i]) estimated.push(TIME_NAMES[i]);
   return { date, times, estimated, extras: tomorrow ? extras(q, today, tomorrow) : {} };
 }
 
 /** Extras come from the astronomical events, without the method's fixed adjustments. */
 function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSolarDay): DayTimes['extras'] {
   const e = today.events;
-  const real = (n: SolarEventName): boolean => !today.estimated.has(n);
+  const estimated = today.estimated;
   const out: DayTimes['extras'] = {};
-  if (real('sunrise')) out.ishraq = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, q.timeZone);
-  if (real('dhuhr')) out.zawalStart = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, q.timeZone);
-  if (real('sunset')) out.isfirar = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, q.timeZone);
+  if (!(estimated & ESTIMATED_BIT.sunrise)) out.ishraq = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, q.timeZone);
+  if (!(estimated & ESTIMATED_BIT.dhuhr)) out.zawalStart = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, q.timeZone);
+  if (!(estimated & ESTIMATED_BIT.sunset)) out.isfirar = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, q.timeZone);
   const nightStartEvent: SolarEventName = q.method.nightFromSunset ? 'sunset' : 'maghrib';
-  if (real(nightStartEvent) && !tomorrow.estimated.has('fajr')) {
+  if (!(estimated & ESTIMATED_BIT[nightStartEvent]) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
     const start = e[nightStartEvent];
     const night = tomorrow.events.fajr - start;
     out.midnight = roundToLocalMinute(start + night / 2, q.timeZone);
@@ -139,14 +150,15 @@ function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSo
 export function computeTimetable(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DayTimes[] {
   q = zonedQuery(q);
   const days: DayTimes[] = [];
+  let epochDay = toEpochDay(first);
   let date = first;
-  let today = solarDay(q, date);
+  let today = solarDay(q, epochDay);
   for (let i = 0; i < count; i++) {
-    const nextDate = addDays(date, 1);
-    const tomorrow = withExtras || i + 1 < count ? solarDay(q, nextDate) : undefined;
+    const tomorrow = withExtras || i + 1 < count ? solarDay(q, epochDay + 1) : undefined;
     days.push(dayTimes(q, date, today, withExtras ? tomorrow : undefined));
     if (tomorrow) today = tomorrow;
-    date = nextDate;
+    epochDay++;
+    date = fromEpochDay(epochDay);
   }
   return days;
 }

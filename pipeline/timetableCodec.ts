@@ -20,31 +20,50 @@ export function daysInYear(year: number): number {
   return toEpochDay({ year: year + 1, month: 1, day: 1 }) - toEpochDay({ year, month: 1, day: 1 });
 }
 
+/** The value of series `s` (SERIES order) of a day, UTC milliseconds; undefined for a missing extra. */
+function seriesValue(day: DayTimes, s: number): number | undefined {
+  // A switch on plain property reads: a computed key per value (day.times[name]) costs more than the encoding.
+  switch (s) {
+    case 0: return day.times.fajr;
+    case 1: return day.times.sunrise;
+    case 2: return day.times.dhuhr;
+    case 3: return day.times.asr;
+    case 4: return day.times.maghrib;
+    case 5: return day.times.isha;
+    case 6: return day.extras.ishraq;
+    case 7: return day.extras.zawalStart;
+    case 8: return day.extras.isfirar;
+    case 9: return day.extras.midnight;
+    default: return day.extras.lastThirdStart;
+  }
+}
+
 /** Encodes the days of one calendar year, 1 January first. */
 export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
   const n = days.length;
   if (n !== daysInYear(year) || days[0].date.month !== 1 || days[0].date.day !== 1 || days[0].date.year !== year) {
     throw new Error(`encodeYear(${year}) needs the whole year from 1 January, got ${n} days`);
   }
-  const values = new Int16Array(HEADER_INT16 + SERIES.length * n);
+  const valueBytes = (HEADER_INT16 + SERIES.length * n) * 2;
+  // One buffer for the differences and the flags: values as int16 over its first part, flags as bytes after.
+  const bytes = Buffer.alloc(valueBytes + 2 * n);
+  const values = new Int16Array(bytes.buffer, bytes.byteOffset, valueBytes / 2);
   values[0] = FORMAT;
   values[1] = year;
   values[2] = n;
-  const flags = new Uint8Array(2 * n);
-  // Plain loops: this runs for every place-year of a precompute.
-  const midnights = new Float64Array(n);
-  for (let i = 0; i < n; i++) midnights[i] = utcMidnightMinutes(days[i].date);
+  const firstMidnight = toEpochDay(days[0].date) * DAY_MINUTES;
   for (let s = 0; s < SERIES.length; s++) {
-    const name = SERIES[s];
-    const isPrayer = s < PRAYERS.length;
     let previous = 0;
     for (let i = 0; i < n; i++) {
-      const day = days[i];
-      const at = isPrayer ? day.times[name as TimeName] : day.extras[name as (typeof EXTRA_NAMES)[number]];
-      // A missing extra repeats the previous value (difference 0); its flag says it is absent.
-      const minutes = at === undefined ? previous : at / MINUTE_MS - midnights[i];
+      const at = seriesValue(days[i], s);
+      // A missing extra repeats the previous value (difference 0); its flag says it is absent. The days are
+      // consecutive from 1 January, so day i's UTC midnight is i days after the first's.
+      const minutes = at === undefined ? previous : at / MINUTE_MS - (firstMidnight + i * DAY_MINUTES);
       const delta = minutes - previous;
-      if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) throw new Error(`${name} on ${day.date.year}-${day.date.month}-${day.date.day} cannot be stored`);
+      if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) {
+        const { date } = days[i];
+        throw new Error(`${SERIES[s]} on ${date.year}-${date.month}-${date.day} cannot be stored`);
+      }
       values[HEADER_INT16 + s * n + i] = delta;
       previous = minutes;
     }
@@ -52,13 +71,19 @@ export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
   for (let i = 0; i < n; i++) {
     const day = days[i];
     let estimatedBits = 0;
-    for (let b = 0; b < TIME_NAMES.length; b++) if (day.estimated.includes(TIME_NAMES[b])) estimatedBits |= 1 << b;
-    let extrasBits = 0;
-    for (let b = 0; b < EXTRA_NAMES.length; b++) if (day.extras[EXTRA_NAMES[b]] !== undefined) extrasBits |= 1 << b;
-    flags[i] = estimatedBits;
-    flags[n + i] = extrasBits;
+    const estimated = day.estimated;
+    for (let k = 0; k < estimated.length; k++) estimatedBits |= 1 << TIME_NAMES.indexOf(estimated[k]);
+    const extras = day.extras;
+    const extrasBits =
+      (extras.ishraq !== undefined ? 1 : 0) |
+      (extras.zawalStart !== undefined ? 2 : 0) |
+      (extras.isfirar !== undefined ? 4 : 0) |
+      (extras.midnight !== undefined ? 8 : 0) |
+      (extras.lastThirdStart !== undefined ? 16 : 0);
+    bytes[valueBytes + i] = estimatedBits;
+    bytes[valueBytes + n + i] = extrasBits;
   }
-  return Buffer.concat([Buffer.from(values.buffer), Buffer.from(flags.buffer)]);
+  return bytes;
 }
 
 /** Decodes `count` days from day `first` (0 = 1 January) of a stored year. */
