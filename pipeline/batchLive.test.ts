@@ -1,13 +1,14 @@
-// The batch path (a whole year computed in one run, encoded as the store keeps it and decoded as the server reads it)
-// against the live path (each day computed on its own, as a request computes it), value for value: every method,
+// The batch path (a whole year computed in one run and encoded as the precompute's workers do it, storedYear, and
+// decoded as the server reads it) against the live path (each day computed on its own, as a request computes it), value for value: every method,
 // both madhabs, every day of a year, places from the equator to both polar regions and across the date line. The
 // live days are computed in another order (date by date across the places) so that no state the batch carries from
 // one day to the next (adhanCore's sun by date, its recent solar days) can go unseen.
 import { describe, expect, it } from 'vitest';
 import { addDays, type CalendarDate } from './calendarDate.js';
 import { MADHABS, METHOD_IDS, methodById } from './methods.js';
-import { computeDay, computeTimetable, type DayTimes, type TimetableQuery } from './prayerTimes.js';
-import { daysInYear, decodeDays, encodeYear } from './timetableCodec.js';
+import { computeDay, type DayTimes, type TimetableQuery } from './prayerTimes.js';
+import { storedYear } from './storedYear.js';
+import { daysInYear, decodeDays } from './timetableCodec.js';
 
 const PLACES: [string, number, number, string][] = [
   ['Istanbul', 41.0082, 28.9784, 'Europe/Istanbul'],
@@ -39,7 +40,7 @@ describe('batch = live', () => {
       for (const madhab of MADHABS) {
         const q: TimetableQuery = { latitude, longitude, timeZone, method, madhab };
         queries.push(q);
-        batch.push(decodeDays(encodeYear(YEAR, computeTimetable(q, first, n, true)), method, 0, n));
+        batch.push(decodeDays(storedYear(q, YEAR), method, 0, n));
       }
     }
     let compared = 0;

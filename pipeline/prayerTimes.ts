@@ -4,8 +4,8 @@ import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
 import { localEpochDay, offsetSeconds, roundToLocalMinute } from './localTime.js';
-import type { Madhab, MethodDefinition, Prayer, TimeName } from './methods.js';
-import { TIME_NAMES } from './methods.js';
+import type { Madhab, MethodDefinition, TimeName } from './methods.js';
+import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
 import type { HighLatitudeRuleName } from './solarDay.js';
 
@@ -100,47 +100,146 @@ const SOURCE_EVENT: Record<TimeName, SolarEventName> = {
   maghrib: 'maghrib',
   isha: 'isha',
 };
-/** SOURCE_EVENT's bit in ResolvedSolarDay.estimated, in TIME_NAMES order. */
-const SOURCE_BIT: readonly number[] = TIME_NAMES.map((n) => ESTIMATED_BIT[SOURCE_EVENT[n]]);
 
-/** The event with the method's fixed adjustment, rounded to the local minute as the method rounds that prayer. */
-function adjustedMinute(q: TimetableQuery, prayer: Prayer, t: number): number {
-  return roundToLocalMinute(t + (q.method.adjustments[prayer] ?? 0) * MINUTE_MS, q.timeZone, q.method.rounding?.[prayer]);
+/**
+ * The stored series of a day, in this order: the six prayers (imsak follows from fajr), then the extras. A run of days
+ * is kept series by series in one Float64Array, as the store encodes it.
+ */
+export const SERIES_NAMES = [...PRAYERS, ...EXTRA_NAMES] as const;
+const PRAYER_COUNT = PRAYERS.length;
+const SERIES_COUNT = SERIES_NAMES.length;
+
+/** A run of consecutive local days as numbers: no object per day (a precompute makes hundreds of millions). */
+export interface DaySeries {
+  first: CalendarDate;
+  count: number;
+  /** UTC milliseconds, on a whole minute of the local clock: series s of day i at `s * count + i` (SERIES_NAMES). */
+  values: Float64Array;
+  /** Per day, a bit per TIME_NAMES index for each estimated time. */
+  estimated: Uint8Array;
+  /** Per day, a bit per EXTRA_NAMES index for each extra that exists (an absent extra's value is NaN). */
+  extras: Uint8Array;
 }
 
-function dayTimes(q: TimetableQuery, date: CalendarDate, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): DayTimes {
-  const e = today.events;
-  const fajr = adjustedMinute(q, 'fajr', e.fajr);
-  const times: Record<TimeName, number> = {
-    imsak: q.method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
-    fajr,
-    sunrise: adjustedMinute(q, 'sunrise', e.sunrise),
-    dhuhr: adjustedMinute(q, 'dhuhr', e.dhuhr),
-    asr: adjustedMinute(q, 'asr', e.asr),
-    maghrib: adjustedMinute(q, 'maghrib', e.maghrib),
-    isha: adjustedMinute(q, 'isha', e.isha),
+/** ResolvedSolarDay.estimated (solar events) as the bits of the estimated times, TIME_NAMES order. */
+function estimatedTimeBits(estimatedEvents: number): number {
+  let bits = 0;
+  for (let i = 0; i < TIME_NAMES.length; i++) if (estimatedEvents & ESTIMATED_BIT[SOURCE_EVENT[TIME_NAMES[i]]]) bits |= 1 << i;
+  return bits;
+}
+/** estimatedTimeBits of every combination of the seven event bits, looked up rather than worked out per day. */
+const ESTIMATED_TIME_BITS = Uint8Array.from({ length: 128 }, (_, events) => estimatedTimeBits(events));
+
+/** What a run's days share, worked out once per run: the method's adjustments and rounding per prayer. */
+interface RunConstants {
+  adjustmentMs: Float64Array;
+  rounding: ('nearest' | 'up' | 'down')[];
+  nightStartBit: number;
+  nightFromSunset: boolean;
+}
+
+function runConstants(method: MethodDefinition): RunConstants {
+  return {
+    adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
+    rounding: PRAYERS.map((p) => method.rounding?.[p] ?? 'nearest'),
+    nightStartBit: method.nightFromSunset ? ESTIMATED_BIT.sunset : ESTIMATED_BIT.maghrib,
+    nightFromSunset: method.nightFromSunset === true,
   };
-  const estimated: TimeName[] = [];
-  if (today.estimated !== 0) for (let i = 0; i < TIME_NAMES.length; i++) if (today.estimated & SOURCE_BIT[i]) estimated.push(TIME_NAMES[i]);
-  return { date, times, estimated, extras: tomorrow ? extras(q, today, tomorrow) : {} };
 }
 
-/** Extras come from the astronomical events, without the method's fixed adjustments. */
-function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSolarDay): DayTimes['extras'] {
+/** A prayer's event with the method's fixed adjustment, rounded to the local minute as the method rounds it. */
+function adjustedMinute(k: RunConstants, timeZone: string, prayer: number, t: number): number {
+  return roundToLocalMinute(t + k.adjustmentMs[prayer], timeZone, k.rounding[prayer]);
+}
+
+/** Day i of the run into the series: the prayers, the estimated bits, and with `tomorrow` the extras. */
+function putDay(out: DaySeries, i: number, k: RunConstants, timeZone: string, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): void {
+  const { values, count } = out;
   const e = today.events;
+  values[i] = adjustedMinute(k, timeZone, 0, e.fajr);
+  values[count + i] = adjustedMinute(k, timeZone, 1, e.sunrise);
+  values[2 * count + i] = adjustedMinute(k, timeZone, 2, e.dhuhr);
+  values[3 * count + i] = adjustedMinute(k, timeZone, 3, e.asr);
+  values[4 * count + i] = adjustedMinute(k, timeZone, 4, e.maghrib);
+  values[5 * count + i] = adjustedMinute(k, timeZone, 5, e.isha);
   const estimated = today.estimated;
-  const out: DayTimes['extras'] = {};
-  if (!(estimated & ESTIMATED_BIT.sunrise)) out.ishraq = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, q.timeZone);
-  if (!(estimated & ESTIMATED_BIT.dhuhr)) out.zawalStart = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, q.timeZone);
-  if (!(estimated & ESTIMATED_BIT.sunset)) out.isfirar = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, q.timeZone);
-  const nightStartEvent: SolarEventName = q.method.nightFromSunset ? 'sunset' : 'maghrib';
-  if (!(estimated & ESTIMATED_BIT[nightStartEvent]) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
-    const start = e[nightStartEvent];
-    const night = tomorrow.events.fajr - start;
-    out.midnight = roundToLocalMinute(start + night / 2, q.timeZone);
-    out.lastThirdStart = roundToLocalMinute(start + (night * 2) / 3, q.timeZone);
+  out.estimated[i] = ESTIMATED_TIME_BITS[estimated];
+  let extras = 0;
+  // Extras come from the astronomical events, without the method's fixed adjustments.
+  if (tomorrow !== undefined) {
+    if (!(estimated & ESTIMATED_BIT.sunrise)) {
+      values[6 * count + i] = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, timeZone);
+      extras |= 1;
+    }
+    if (!(estimated & ESTIMATED_BIT.dhuhr)) {
+      values[7 * count + i] = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, timeZone);
+      extras |= 2;
+    }
+    if (!(estimated & ESTIMATED_BIT.sunset)) {
+      values[8 * count + i] = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, timeZone);
+      extras |= 4;
+    }
+    if (!(estimated & k.nightStartBit) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
+      const start = k.nightFromSunset ? e.sunset : e.maghrib;
+      const night = tomorrow.events.fajr - start;
+      values[9 * count + i] = roundToLocalMinute(start + night / 2, timeZone);
+      values[10 * count + i] = roundToLocalMinute(start + (night * 2) / 3, timeZone);
+      extras |= 8 | 16;
+    }
+  }
+  out.extras[i] = extras;
+}
+
+/**
+ * Times for `count` consecutive local days from `first`, as series. With `withExtras`, each day also gets the extras,
+ * which need the next day's fajr.
+ */
+export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DaySeries {
+  q = zonedQuery(q);
+  const out: DaySeries = {
+    first,
+    count,
+    values: new Float64Array(SERIES_COUNT * count).fill(NaN),
+    estimated: new Uint8Array(count),
+    extras: new Uint8Array(count),
+  };
+  const k = runConstants(q.method);
+  let epochDay = toEpochDay(first);
+  let today = solarDay(q, epochDay);
+  for (let i = 0; i < count; i++) {
+    const tomorrow = withExtras || i + 1 < count ? solarDay(q, epochDay + 1) : undefined;
+    putDay(out, i, k, q.timeZone, today, withExtras ? tomorrow : undefined);
+    if (tomorrow) today = tomorrow;
+    epochDay++;
   }
   return out;
+}
+
+/** The series' days as DayTimes; imsak from fajr as the method (a zone's, for a zoned query) gives it. */
+export function seriesDays(series: DaySeries, imsakIsFajr: boolean): DayTimes[] {
+  const { values, count } = series;
+  const days: DayTimes[] = [];
+  const firstDay = toEpochDay(series.first);
+  for (let i = 0; i < count; i++) {
+    const fajr = values[i];
+    const times: Record<TimeName, number> = {
+      imsak: imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
+      fajr,
+      sunrise: values[count + i],
+      dhuhr: values[2 * count + i],
+      asr: values[3 * count + i],
+      maghrib: values[4 * count + i],
+      isha: values[5 * count + i],
+    };
+    const estimatedBits = series.estimated[i];
+    const estimated: TimeName[] = [];
+    if (estimatedBits !== 0) for (let b = 0; b < TIME_NAMES.length; b++) if (estimatedBits & (1 << b)) estimated.push(TIME_NAMES[b]);
+    const extrasBits = series.extras[i];
+    const extras: DayTimes['extras'] = {};
+    if (extrasBits !== 0) for (let b = 0; b < EXTRA_NAMES.length; b++) if (extrasBits & (1 << b)) extras[EXTRA_NAMES[b]] = values[(PRAYER_COUNT + b) * count + i];
+    days.push({ date: fromEpochDay(firstDay + i), times, estimated, extras });
+  }
+  return days;
 }
 
 /**
@@ -148,19 +247,7 @@ function extras(q: TimetableQuery, today: ResolvedSolarDay, tomorrow: ResolvedSo
  * which need the next day's fajr.
  */
 export function computeTimetable(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DayTimes[] {
-  q = zonedQuery(q);
-  const days: DayTimes[] = [];
-  let epochDay = toEpochDay(first);
-  let date = first;
-  let today = solarDay(q, epochDay);
-  for (let i = 0; i < count; i++) {
-    const tomorrow = withExtras || i + 1 < count ? solarDay(q, epochDay + 1) : undefined;
-    days.push(dayTimes(q, date, today, withExtras ? tomorrow : undefined));
-    if (tomorrow) today = tomorrow;
-    epochDay++;
-    date = fromEpochDay(epochDay);
-  }
-  return days;
+  return seriesDays(computeSeries(q, first, count, withExtras), zonedQuery(q).method.imsakIsFajr === true);
 }
 
 export function computeDay(q: TimetableQuery, date: CalendarDate, withExtras = true): DayTimes {

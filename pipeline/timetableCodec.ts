@@ -6,11 +6,11 @@
 // a day of `estimated` flags and one of which extras exist. Imsak is not stored: it follows from fajr and the method.
 import { addDays, type CalendarDate, toEpochDay } from './calendarDate.js';
 import { PRAYERS, TIME_NAMES, type MethodDefinition, type TimeName } from './methods.js';
-import { EXTRA_NAMES, type DayTimes } from './prayerTimes.js';
+import { EXTRA_NAMES, SERIES_NAMES, type DaySeries, type DayTimes } from './prayerTimes.js';
 
 const FORMAT = 1;
 const HEADER_INT16 = 3;
-const SERIES = [...PRAYERS, ...EXTRA_NAMES] as const;
+const SERIES = SERIES_NAMES;
 const MINUTE_MS = 60_000;
 const DAY_MINUTES = 1440;
 
@@ -20,28 +20,37 @@ export function daysInYear(year: number): number {
   return toEpochDay({ year: year + 1, month: 1, day: 1 }) - toEpochDay({ year, month: 1, day: 1 });
 }
 
-/** The value of series `s` (SERIES order) of a day, UTC milliseconds; undefined for a missing extra. */
-function seriesValue(day: DayTimes, s: number): number | undefined {
-  // A switch on plain property reads: a computed key per value (day.times[name]) costs more than the encoding.
-  switch (s) {
-    case 0: return day.times.fajr;
-    case 1: return day.times.sunrise;
-    case 2: return day.times.dhuhr;
-    case 3: return day.times.asr;
-    case 4: return day.times.maghrib;
-    case 5: return day.times.isha;
-    case 6: return day.extras.ishraq;
-    case 7: return day.extras.zawalStart;
-    case 8: return day.extras.isfirar;
-    case 9: return day.extras.midnight;
-    default: return day.extras.lastThirdStart;
-  }
-}
-
 /** Encodes the days of one calendar year, 1 January first. */
 export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
-  const n = days.length;
-  if (n !== daysInYear(year) || days[0].date.month !== 1 || days[0].date.day !== 1 || days[0].date.year !== year) {
+  return encodeYearSeries(year, seriesOfDays(days));
+}
+
+/** DayTimes as a DaySeries (the precompute computes series directly; this serves callers holding days). */
+function seriesOfDays(days: readonly DayTimes[]): DaySeries {
+  const count = days.length;
+  const values = new Float64Array(SERIES.length * count).fill(NaN);
+  const estimated = new Uint8Array(count);
+  const extras = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const day = days[i];
+    for (let s = 0; s < PRAYERS.length; s++) values[s * count + i] = day.times[PRAYERS[s]];
+    for (let b = 0; b < EXTRA_NAMES.length; b++) {
+      const at = day.extras[EXTRA_NAMES[b]];
+      if (at !== undefined) {
+        values[(PRAYERS.length + b) * count + i] = at;
+        extras[i] |= 1 << b;
+      }
+    }
+    for (const name of day.estimated) estimated[i] |= 1 << TIME_NAMES.indexOf(name);
+  }
+  return { first: count > 0 ? days[0].date : { year: 1970, month: 1, day: 1 }, count, values, estimated, extras };
+}
+
+/** Encodes a calendar year's series (computeSeries from 1 January, with extras). */
+export function encodeYearSeries(year: number, series: DaySeries): Buffer {
+  const n = series.count;
+  const { first, values: at, extras } = series;
+  if (n !== daysInYear(year) || first.month !== 1 || first.day !== 1 || first.year !== year) {
     throw new Error(`encodeYear(${year}) needs the whole year from 1 January, got ${n} days`);
   }
   const valueBytes = (HEADER_INT16 + SERIES.length * n) * 2;
@@ -51,38 +60,25 @@ export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
   values[0] = FORMAT;
   values[1] = year;
   values[2] = n;
-  const firstMidnight = toEpochDay(days[0].date) * DAY_MINUTES;
+  const firstMidnight = toEpochDay(first) * DAY_MINUTES;
   for (let s = 0; s < SERIES.length; s++) {
+    const extraBit = s < PRAYERS.length ? 0 : 1 << (s - PRAYERS.length);
     let previous = 0;
     for (let i = 0; i < n; i++) {
-      const at = seriesValue(days[i], s);
-      // A missing extra repeats the previous value (difference 0); its flag says it is absent. The days are
-      // consecutive from 1 January, so day i's UTC midnight is i days after the first's.
-      const minutes = at === undefined ? previous : at / MINUTE_MS - (firstMidnight + i * DAY_MINUTES);
+      // A missing extra repeats the previous value (difference 0); its flag says it is absent. Day i's UTC midnight
+      // is i days after 1 January's.
+      const minutes = extraBit !== 0 && !(extras[i] & extraBit) ? previous : at[s * n + i] / MINUTE_MS - (firstMidnight + i * DAY_MINUTES);
       const delta = minutes - previous;
       if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) {
-        const { date } = days[i];
+        const date = addDays(first, i);
         throw new Error(`${SERIES[s]} on ${date.year}-${date.month}-${date.day} cannot be stored`);
       }
       values[HEADER_INT16 + s * n + i] = delta;
       previous = minutes;
     }
   }
-  for (let i = 0; i < n; i++) {
-    const day = days[i];
-    let estimatedBits = 0;
-    const estimated = day.estimated;
-    for (let k = 0; k < estimated.length; k++) estimatedBits |= 1 << TIME_NAMES.indexOf(estimated[k]);
-    const extras = day.extras;
-    const extrasBits =
-      (extras.ishraq !== undefined ? 1 : 0) |
-      (extras.zawalStart !== undefined ? 2 : 0) |
-      (extras.isfirar !== undefined ? 4 : 0) |
-      (extras.midnight !== undefined ? 8 : 0) |
-      (extras.lastThirdStart !== undefined ? 16 : 0);
-    bytes[valueBytes + i] = estimatedBits;
-    bytes[valueBytes + n + i] = extrasBits;
-  }
+  bytes.set(series.estimated, valueBytes);
+  bytes.set(extras, valueBytes + n);
   return bytes;
 }
 
