@@ -169,13 +169,14 @@ const RECENT = 8;
 const recent: (SolarTime | undefined)[] = new Array(RECENT);
 let recentNext = 0;
 function solarTime(year: number, month: number, day: number, latitude: number, longitude: number): SolarTime {
-  for (let i = 0; i < RECENT; i++) {
-    const s = recent[i];
+  // Newest first: a run asks for the day it just computed as tomorrow.
+  for (let k = 1, i = recentNext - 1; k <= RECENT; k++, i--) {
+    const s = recent[i < 0 ? i + RECENT : i];
     if (s !== undefined && s.day === day && s.month === month && s.year === year && s.latitude === latitude && s.longitude === longitude) return s;
   }
   const s = new SolarTime(year, month, day, latitude, longitude);
   recent[recentNext] = s;
-  recentNext = (recentNext + 1) % RECENT;
+  recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
   return s;
 }
 
@@ -208,11 +209,10 @@ export interface AdhanTimes {
 const HIGH_LATITUDE_THRESHOLD = 55;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function nextDate(year: number, month: number, day: number): [number, number, number] {
+/** The number of days in a month. */
+function monthDays(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const last = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  if (day < last) return [year, month, day + 1];
-  return month === 12 ? [year + 1, 1, 1] : [year, month + 1, 1];
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
 /** `new PrayerTimes(new Coordinates(latitude, longitude), <local noon of year-month-day>, parameters)`, as numbers. */
@@ -223,8 +223,10 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
   const dhuhrTime = utcDate(solar.transit, midnight);
   const sunriseTime = utcDate(solar.sunrise, midnight);
   const sunsetTime = utcDate(solar.sunset, midnight);
-  const [ty, tm, td] = nextDate(year, month, day);
-  const tomorrow = solarTime(ty, tm, td, latitude, longitude);
+  // The next date, without an array or a Date.
+  const lastDay = day === monthDays(year, month);
+  const tomorrowMonth = !lastDay ? month : month === 12 ? 1 : month + 1;
+  const tomorrow = solarTime(lastDay && month === 12 ? year + 1 : year, tomorrowMonth, lastDay ? 1 : day + 1, latitude, longitude);
   const asrTime = utcDate(solar.afternoon(p.shadowLength), midnight);
   const tomorrowSunrise = utcDate(tomorrow.sunrise, tomorrow.midnight);
   const night = (tomorrowSunrise - sunsetTime) / 1000;

@@ -1,9 +1,9 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
-import { ESTIMATED_BIT, resolveSolarDay, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
+import { ESTIMATED_BIT, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { localEpochDay, offsetSeconds, roundToLocalMinute } from './localTime.js';
+import { ZoneOffsets } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
@@ -43,28 +43,43 @@ const DAY_MS = 86_400_000;
  * (Kiribati's +14 at 157° W), local noon of `date` belongs to the solar day of the UTC date before or after.
  */
 export function solarDateFor(date: CalendarDate, longitude: number, timeZone: string): CalendarDate {
-  return fromEpochDay(solarEpochDayFor(toEpochDay(date), longitude, timeZone));
+  return fromEpochDay(solarEpochDayFor(toEpochDay(date), longitude, new ZoneOffsets(timeZone)));
 }
 
 /** solarDateFor in days since 1970-01-01. */
-function solarEpochDayFor(epochDay: number, longitude: number, timeZone: string): number {
+function solarEpochDayFor(epochDay: number, longitude: number, zone: ZoneOffsets): number {
   const utcNoon = epochDay * DAY_MS + DAY_MS / 2;
-  const localNoon = utcNoon - offsetSeconds(timeZone, utcNoon) * SECOND_MS;
-  const offsetHours = offsetSeconds(timeZone, localNoon) / 3600;
+  const localNoon = utcNoon - zone.offsetMs(utcNoon);
+  const offsetHours = zone.offsetMs(localNoon) / SECOND_MS / 3600;
   const transitLocalHour = 12 - longitude / 15 + offsetHours;
   return epochDay - Math.floor(transitLocalHour / 24);
 }
 
-// Module-level functions rather than closures on the hot path: tsx names every closure it creates (keepNames), which
-// costs more than the closure's work.
-function resolvedOn(q: TimetableQuery, solarEpochDay: number, ishaInterval: number): ResolvedSolarDay {
-  return resolveSolarDay({
+/** A run of days at one place: the resolution runs for the method's isha interval, and in Ramadan its other one. */
+interface PlaceRun {
+  q: TimetableQuery;
+  zone: ZoneOffsets;
+  usual: ResolutionRun;
+  ramadan?: ResolutionRun;
+}
+
+function resolution(q: TimetableQuery, ishaInterval: number): ResolutionRun {
+  return resolutionRun({
     latitude: q.latitude,
     longitude: q.longitude,
-    date: fromEpochDay(solarEpochDay),
     options: { method: q.method, madhab: q.madhab, ishaInterval },
     highLatitudeRule: q.highLatitudeRule,
   });
+}
+
+function placeRun(q: TimetableQuery): PlaceRun {
+  const { method } = q;
+  return {
+    q,
+    zone: new ZoneOffsets(q.timeZone),
+    usual: resolution(q, method.ishaInterval ?? 0),
+    ramadan: method.ishaIntervalInRamadan === undefined ? undefined : resolution(q, method.ishaIntervalInRamadan),
+  };
 }
 
 /**
@@ -73,20 +88,18 @@ function resolvedOn(q: TimetableQuery, solarEpochDay: number, ishaInterval: numb
  * from the longitude) it is checked: a day whose transit lands on a neighbouring date is replaced by the next solar
  * day. When no transit falls on the date at all (the transit crosses midnight), the one nearer its local noon is taken.
  */
-function solarDay(q: TimetableQuery, epochDay: number): ResolvedSolarDay {
-  const { method } = q;
-  let ishaInterval = method.ishaInterval ?? 0;
-  if (method.ishaIntervalInRamadan !== undefined && hijriDate(fromEpochDay(epochDay)).month === RAMADAN) {
-    ishaInterval = method.ishaIntervalInRamadan;
-  }
-  const guess = solarEpochDayFor(epochDay, q.longitude, q.timeZone);
-  const day = resolvedOn(q, guess, ishaInterval);
-  const shift = localEpochDay(day.events.dhuhr, q.timeZone) - epochDay;
+function solarDay(run: PlaceRun, epochDay: number): ResolvedSolarDay {
+  const { q, zone } = run;
+  // Umm al-Qura's isha interval is longer in Ramadan.
+  const resolution = run.ramadan !== undefined && hijriDate(fromEpochDay(epochDay)).month === RAMADAN ? run.ramadan : run.usual;
+  const guess = solarEpochDayFor(epochDay, q.longitude, zone);
+  const day = resolveDay(resolution, fromEpochDay(guess));
+  const shift = zone.localEpochDay(day.events.dhuhr) - epochDay;
   if (shift === 0) return day;
-  const other = resolvedOn(q, guess - Math.sign(shift), ishaInterval);
-  if (localEpochDay(other.events.dhuhr, q.timeZone) === epochDay) return other;
+  const other = resolveDay(resolution, fromEpochDay(guess - Math.sign(shift)));
+  if (zone.localEpochDay(other.events.dhuhr) === epochDay) return other;
   const utcNoon = epochDay * DAY_MS + DAY_MS / 2;
-  const noon = utcNoon - offsetSeconds(q.timeZone, utcNoon) * SECOND_MS;
+  const noon = utcNoon - zone.offsetMs(utcNoon);
   return Math.abs(other.events.dhuhr - noon) < Math.abs(day.events.dhuhr - noon) ? other : day;
 }
 
@@ -148,42 +161,42 @@ function runConstants(method: MethodDefinition): RunConstants {
 }
 
 /** A prayer's event with the method's fixed adjustment, rounded to the local minute as the method rounds it. */
-function adjustedMinute(k: RunConstants, timeZone: string, prayer: number, t: number): number {
-  return roundToLocalMinute(t + k.adjustmentMs[prayer], timeZone, k.rounding[prayer]);
+function adjustedMinute(k: RunConstants, zone: ZoneOffsets, prayer: number, t: number): number {
+  return zone.roundToMinute(t + k.adjustmentMs[prayer], k.rounding[prayer]);
 }
 
 /** Day i of the run into the series: the prayers, the estimated bits, and with `tomorrow` the extras. */
-function putDay(out: DaySeries, i: number, k: RunConstants, timeZone: string, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): void {
+function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): void {
   const { values, count } = out;
   const e = today.events;
-  values[i] = adjustedMinute(k, timeZone, 0, e.fajr);
-  values[count + i] = adjustedMinute(k, timeZone, 1, e.sunrise);
-  values[2 * count + i] = adjustedMinute(k, timeZone, 2, e.dhuhr);
-  values[3 * count + i] = adjustedMinute(k, timeZone, 3, e.asr);
-  values[4 * count + i] = adjustedMinute(k, timeZone, 4, e.maghrib);
-  values[5 * count + i] = adjustedMinute(k, timeZone, 5, e.isha);
+  values[i] = adjustedMinute(k, zone, 0, e.fajr);
+  values[count + i] = adjustedMinute(k, zone, 1, e.sunrise);
+  values[2 * count + i] = adjustedMinute(k, zone, 2, e.dhuhr);
+  values[3 * count + i] = adjustedMinute(k, zone, 3, e.asr);
+  values[4 * count + i] = adjustedMinute(k, zone, 4, e.maghrib);
+  values[5 * count + i] = adjustedMinute(k, zone, 5, e.isha);
   const estimated = today.estimated;
   out.estimated[i] = ESTIMATED_TIME_BITS[estimated];
   let extras = 0;
   // Extras come from the astronomical events, without the method's fixed adjustments.
   if (tomorrow !== undefined) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      values[6 * count + i] = roundToLocalMinute(e.sunrise + 15 * MINUTE_MS, timeZone);
+      values[6 * count + i] = zone.roundToMinute(e.sunrise + 15 * MINUTE_MS);
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      values[7 * count + i] = roundToLocalMinute(e.dhuhr - 5 * MINUTE_MS, timeZone);
+      values[7 * count + i] = zone.roundToMinute(e.dhuhr - 5 * MINUTE_MS);
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      values[8 * count + i] = roundToLocalMinute(e.sunset - 20 * MINUTE_MS, timeZone);
+      values[8 * count + i] = zone.roundToMinute(e.sunset - 20 * MINUTE_MS);
       extras |= 4;
     }
     if (!(estimated & k.nightStartBit) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
       const start = k.nightFromSunset ? e.sunset : e.maghrib;
       const night = tomorrow.events.fajr - start;
-      values[9 * count + i] = roundToLocalMinute(start + night / 2, timeZone);
-      values[10 * count + i] = roundToLocalMinute(start + (night * 2) / 3, timeZone);
+      values[9 * count + i] = zone.roundToMinute(start + night / 2);
+      values[10 * count + i] = zone.roundToMinute(start + (night * 2) / 3);
       extras |= 8 | 16;
     }
   }
@@ -204,11 +217,12 @@ export function computeSeries(q: TimetableQuery, first: CalendarDate, count: num
     extras: new Uint8Array(count),
   };
   const k = runConstants(q.method);
+  const run = placeRun(q);
   let epochDay = toEpochDay(first);
-  let today = solarDay(q, epochDay);
+  let today = solarDay(run, epochDay);
   for (let i = 0; i < count; i++) {
-    const tomorrow = withExtras || i + 1 < count ? solarDay(q, epochDay + 1) : undefined;
-    putDay(out, i, k, q.timeZone, today, withExtras ? tomorrow : undefined);
+    const tomorrow = withExtras || i + 1 < count ? solarDay(run, epochDay + 1) : undefined;
+    putDay(out, i, k, run.zone, today, withExtras ? tomorrow : undefined);
     if (tomorrow) today = tomorrow;
     epochDay++;
   }
