@@ -24,6 +24,20 @@ const PLACES: [string, number, number, string][] = [
   ['Reykjavík', 64.1466, -21.9426, 'Atlantic/Reykjavik'],
   ['New York', 40.7128, -74.006, 'America/New_York'],
   ['Ushuaia', -54.8019, -68.303, 'America/Argentina/Ushuaia'],
+  // Zones with odd offsets or changes: DST suspended in Ramadan, quarter and half hours, half-hour DST, the southern
+  // hemisphere's DST, polar night with DST.
+  ['Casablanca', 33.5731, -7.5898, 'Africa/Casablanca'],
+  ['Kathmandu', 27.7172, 85.324, 'Asia/Kathmandu'],
+  ['Chatham', -43.9535, -176.5597, 'Pacific/Chatham'],
+  ['Lord Howe', -31.5553, 159.0821, 'Australia/Lord_Howe'],
+  ['Tehran', 35.6892, 51.389, 'Asia/Tehran'],
+  ['Santiago', -33.4489, -70.6693, 'America/Santiago'],
+  ['Murmansk', 68.9585, 33.0827, 'Europe/Moscow'],
+  ['Nuuk', 64.1814, -51.6941, 'America/Nuuk'],
+  ['Anchorage', 61.2181, -149.9003, 'America/Anchorage'],
+  ['Honolulu', 21.3069, -157.8583, 'Pacific/Honolulu'],
+  ['Karachi', 24.8607, 67.0011, 'Asia/Karachi'],
+  ['Lisbon', 38.7223, -9.1393, 'Europe/Lisbon'],
 ];
 const YEAR = 2026;
 
