@@ -1,120 +1,166 @@
 // adhan's PrayerTimes (adhan 4.4.6, rounding None, no adjustments, polar circle unresolved) without its Date objects,
-// with the sun's coordinates of each date computed once for all places and a place's solar day reused for the next
-// day's "tomorrow". The astronomy is adhan's own code (its SolarCoordinates and Astronomical modules, loaded from
-// the installed package), only the glue of PrayerTimes and SolarTime is written out here, operation for operation:
-// the instants are bit-identical to `new PrayerTimes(…)`'s, which adhanCore.test.ts checks over many places, dates
-// and parameters. Dates become numbers with the same clipping a Date applies (TimeClip: whole milliseconds,
-// truncated towards zero; NaN for an invalid instant).
+// with the sun of each date worked out once for all places (adhanSunOfDate.ts), a place's sine and cosine of latitude
+// once per solar day, and a place's solar day reused for the next day's "tomorrow". The astronomy is adhan's own
+// (its SolarCoordinates; its Astronomical's transit and hour-angle formulas written out here expression for
+// expression, the per-date and per-place factors computed once): the instants are bit-identical to
+// `new PrayerTimes(…)`'s, which adhanCore.test.ts checks over many places, dates and parameters. Dates become numbers
+// with the same clipping a Date applies (TimeClip: whole milliseconds, truncated towards zero; NaN for an invalid
+// instant).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { degreesToRadians, julianDayOfDate, normalizeToScale, radiansToDegrees, sunOfDate, unwindAngle, type SunOfDate } from './adhanSunOfDate.js';
 
-interface AdhanSolarCoordinates {
-  declination: number;
-  rightAscension: number;
-  apparentSiderealTime: number;
-}
-interface AdhanCoordinates {
-  latitude: number;
-  longitude: number;
-}
-
-// The ES module build of the installed adhan, the same files its PrayerTimes runs (the package exports only its
-// index, so the modules are loaded by path).
+// adhan's Astronomical, for the Moonsighting Committee's seasonal twilight only (no method uses it by default).
 const esmDir = path.join(path.dirname(createRequire(import.meta.url).resolve('adhan')), '..', 'esm');
-const load = async (file: string) => (await import(pathToFileURL(path.join(esmDir, file)).href)).default;
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const SolarCoordinates: new (julianDay: number) => AdhanSolarCoordinates = await load('SolarCoordinates.js');
-const Astronomical: any = await load('Astronomical.js');
+const Astronomical: any = (await import(pathToFileURL(path.join(esmDir, 'Astronomical.js')).href)).default;
 const { dayOfYear } = (await import(pathToFileURL(path.join(esmDir, 'DateUtils.js')).href)) as { dayOfYear: (d: Date) => number };
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const degreesToRadians = (degrees: number): number => (degrees * Math.PI) / 180.0;
-const radiansToDegrees = (radians: number): number => (radians * 180.0) / Math.PI;
+const MAX_TIME_MS = 8.64e15;
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 
 /** What `new Date(ms).getTime()` gives: TimeClip. */
 function clip(ms: number): number {
-  if (!(Math.abs(ms) <= 8.64e15)) return NaN;
+  if (!(Math.abs(ms) <= MAX_TIME_MS)) return NaN;
   return Math.trunc(ms) + 0;
 }
 
-/** TimeComponents(num).utcDate(year, month0, day).getTime(). */
-function utcDate(num: number, year: number, month0: number, day: number): number {
-  const hours = Math.floor(num);
-  const minutes = Math.floor((num - hours) * 60);
-  const seconds = Math.floor((num - (hours + minutes / 60)) * 60 * 60);
-  return Date.UTC(year, month0, day, hours, minutes, seconds);
+/**
+ * TimeComponents(hours).utcDate(year, month0, day).getTime(), from the date's UTC midnight: Date.UTC adds
+ * h × 3,600,000 + m × 60,000 + s × 1,000 to it, whole numbers all, so the sum here is exact and the same.
+ */
+function utcDate(hours: number, midnight: number): number {
+  const h = Math.floor(hours);
+  const minutes = Math.floor((hours - h) * 60);
+  const seconds = Math.floor((hours - (h + minutes / 60)) * 60 * 60);
+  return clip(midnight + (h * HOUR_MS + minutes * MINUTE_MS + seconds * 1000));
 }
 
 /** dateByAddingSeconds(date, seconds).getTime(). */
 const addSeconds = (ms: number, seconds: number): number => clip(ms + seconds * 1000);
 
-// The sun's coordinates by Julian day: the same for every place.
-const solarByDay = new Map<number, AdhanSolarCoordinates>();
-function solarCoordinates(julianDay: number): AdhanSolarCoordinates {
-  let s = solarByDay.get(julianDay);
-  if (s === undefined) {
-    if (solarByDay.size >= 4096) solarByDay.clear();
-    s = new SolarCoordinates(julianDay);
-    solarByDay.set(julianDay, s);
-  }
-  return s;
-}
+const SUN_ALTITUDE = -50.0 / 60.0;
+const SIN_SUN_ALTITUDE = Math.sin(degreesToRadians(SUN_ALTITUDE));
 
-/** adhan's SolarTime for a date (its local calendar fields) and a place. */
+/**
+ * adhan's SolarTime for a date and a place: transit, sunrise and sunset in hours of the UTC date, and its
+ * correctedHourAngle for other altitudes. The place's sine and cosine of latitude and the date's sun terms are taken
+ * once; every expression is adhan's own, in its order.
+ */
 class SolarTime {
-  readonly observer: AdhanCoordinates;
-  readonly solar: AdhanSolarCoordinates;
-  readonly prevSolar: AdhanSolarCoordinates;
-  readonly nextSolar: AdhanSolarCoordinates;
+  readonly midnight: number;
+  readonly sun: SunOfDate;
+  readonly sinLatitude: number;
+  readonly cosLatitude: number;
+  readonly westLongitude: number;
   readonly approxTransit: number;
   readonly transit: number;
   readonly sunrise: number;
   readonly sunset: number;
+  // The last twilight hour angles asked for: a day is computed twice at high latitudes (with and without the bound).
+  private morningAngle = NaN;
+  private morningHours = NaN;
+  private eveningAngle = NaN;
+  private eveningHours = NaN;
 
   constructor(
     readonly year: number,
     readonly month: number,
     readonly day: number,
-    latitude: number,
-    longitude: number,
+    readonly latitude: number,
+    readonly longitude: number,
   ) {
-    const julianDay = Astronomical.julianDay(year, month, day, 0);
-    const coordinates = { latitude, longitude };
-    this.observer = coordinates;
-    this.solar = solarCoordinates(julianDay);
-    this.prevSolar = solarCoordinates(julianDay - 1);
-    this.nextSolar = solarCoordinates(julianDay + 1);
-    const m0 = Astronomical.approximateTransit(coordinates.longitude, this.solar.apparentSiderealTime, this.solar.rightAscension);
-    const solarAltitude = -50.0 / 60.0;
-    this.approxTransit = m0;
-    this.transit = Astronomical.correctedTransit(m0, coordinates.longitude, this.solar.apparentSiderealTime, this.solar.rightAscension, this.prevSolar.rightAscension, this.nextSolar.rightAscension);
-    this.sunrise = this.hourAngle(solarAltitude, false);
-    this.sunset = this.hourAngle(solarAltitude, true);
+    this.midnight = Date.UTC(year, month - 1, day);
+    const sun = sunOfDate(julianDayOfDate(year, month, day));
+    this.sun = sun;
+    this.sinLatitude = Math.sin(degreesToRadians(latitude));
+    this.cosLatitude = Math.cos(degreesToRadians(latitude));
+    this.westLongitude = longitude * -1;
+    this.approxTransit = approximateTransit(longitude, sun.siderealTime, sun.rightAscension);
+    this.transit = this.correctedTransit();
+    this.sunrise = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, false);
+    this.sunset = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, true);
   }
 
-  hourAngle(angle: number, afterTransit: boolean): number {
-    return Astronomical.correctedHourAngle(
-      this.approxTransit,
-      angle,
-      this.observer,
-      afterTransit,
-      this.solar.apparentSiderealTime,
-      this.solar.rightAscension,
-      this.prevSolar.rightAscension,
-      this.nextSolar.rightAscension,
-      this.solar.declination,
-      this.prevSolar.declination,
-      this.nextSolar.declination,
-    );
+  /** Astronomical.correctedTransit. */
+  private correctedTransit(): number {
+    const m0 = this.approxTransit;
+    const sun = this.sun;
+    const theta = unwindAngle(sun.siderealTime + 360.985647 * m0);
+    const a = unwindAngle(sun.rightAscension + (m0 / 2) * (sun.rightAscensionAB + m0 * sun.rightAscensionC));
+    const H = quadrantShiftAngle(theta - this.westLongitude - a);
+    const dm = H / -360;
+    return (m0 + dm) * 24;
   }
 
+  /** Astronomical.correctedHourAngle for the altitude `angle` (degrees) whose sine of its radians is `sinAngle`. */
+  hourAngle(angle: number, sinAngle: number, afterTransit: boolean): number {
+    const m0 = this.approxTransit;
+    const sun = this.sun;
+    const term1 = sinAngle - this.sinLatitude * sun.sinDeclination;
+    const term2 = this.cosLatitude * sun.cosDeclination;
+    const H0 = radiansToDegrees(Math.acos(term1 / term2));
+    const m = afterTransit ? m0 + H0 / 360 : m0 - H0 / 360;
+    const theta = unwindAngle(sun.siderealTime + 360.985647 * m);
+    const a = unwindAngle(sun.rightAscension + (m / 2) * (sun.rightAscensionAB + m * sun.rightAscensionC));
+    const delta = sun.declination + (m / 2) * (sun.declinationAB + m * sun.declinationC);
+    const H = theta - this.westLongitude - a;
+    // altitudeOfCelestialBody(latitude, delta, H)
+    const deltaRadians = degreesToRadians(delta);
+    const HRadians = degreesToRadians(H);
+    const cosDelta = Math.cos(deltaRadians);
+    const h = radiansToDegrees(Math.asin(this.sinLatitude * Math.sin(deltaRadians) + this.cosLatitude * cosDelta * Math.cos(HRadians)));
+    const term3 = h - angle;
+    const term4 = 360 * cosDelta * this.cosLatitude * Math.sin(HRadians);
+    const dm = term3 / term4;
+    return (m + dm) * 24;
+  }
+
+  /** hourAngle(−angle, false), remembered for the last angle. */
+  morningTwilight(angle: number): number {
+    if (angle !== this.morningAngle) {
+      this.morningAngle = angle;
+      this.morningHours = this.hourAngle(-1 * angle, Math.sin(degreesToRadians(-1 * angle)), false);
+    }
+    return this.morningHours;
+  }
+
+  /** hourAngle(−angle, true), remembered for the last angle. */
+  eveningTwilight(angle: number): number {
+    if (angle !== this.eveningAngle) {
+      this.eveningAngle = angle;
+      this.eveningHours = this.hourAngle(-1 * angle, Math.sin(degreesToRadians(-1 * angle)), true);
+    }
+    return this.eveningHours;
+  }
+
+  /** SolarTime.afternoon. */
   afternoon(shadowLength: number): number {
-    const tangent = Math.abs(this.observer.latitude - this.solar.declination);
+    const tangent = Math.abs(this.latitude - this.sun.declination);
     const inverse = shadowLength + Math.tan(degreesToRadians(tangent));
     const angle = radiansToDegrees(Math.atan(1.0 / inverse));
-    return this.hourAngle(angle, true);
+    return this.hourAngle(angle, Math.sin(degreesToRadians(angle)), true);
   }
+}
+
+/** MathUtils.quadrantShiftAngle. */
+function quadrantShiftAngle(angle: number): number {
+  if (angle >= -180 && angle <= 180) return angle;
+  return angle - 360 * Math.round(angle / 360);
+}
+
+/** Astronomical.approximateTransit. */
+function approximateTransit(longitude: number, siderealTime: number, rightAscension: number): number {
+  const Lw = longitude * -1;
+  const m0 = normalizeToScale((rightAscension + Lw - siderealTime) / 360, 1);
+  // Near the date line the normalisation can land on the wrong day: adhan compares with the longitude's transit.
+  const expectedTransit = normalizeToScale((12.0 - longitude / 15.0) / 24.0, 1);
+  if (m0 - expectedTransit > 0.5) return m0 - 1.0;
+  if (expectedTransit - m0 > 0.5) return m0 + 1.0;
+  return m0;
 }
 
 // The last few solar days computed (a place's today is its yesterday's tomorrow; a day is often computed twice, with
@@ -123,13 +169,14 @@ const RECENT = 8;
 const recent: (SolarTime | undefined)[] = new Array(RECENT);
 let recentNext = 0;
 function solarTime(year: number, month: number, day: number, latitude: number, longitude: number): SolarTime {
-  for (let i = 0; i < RECENT; i++) {
-    const s = recent[i];
-    if (s !== undefined && s.day === day && s.month === month && s.year === year && s.observer.latitude === latitude && s.observer.longitude === longitude) return s;
+  // Newest first: a run asks for the day it just computed as tomorrow.
+  for (let k = 1, i = recentNext - 1; k <= RECENT; k++, i--) {
+    const s = recent[i < 0 ? i + RECENT : i];
+    if (s !== undefined && s.day === day && s.month === month && s.year === year && s.latitude === latitude && s.longitude === longitude) return s;
   }
   const s = new SolarTime(year, month, day, latitude, longitude);
   recent[recentNext] = s;
-  recentNext = (recentNext + 1) % RECENT;
+  recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
   return s;
 }
 
@@ -162,26 +209,28 @@ export interface AdhanTimes {
 const HIGH_LATITUDE_THRESHOLD = 55;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function nextDate(year: number, month: number, day: number): [number, number, number] {
+/** The number of days in a month. */
+function monthDays(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const last = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  if (day < last) return [year, month, day + 1];
-  return month === 12 ? [year + 1, 1, 1] : [year, month + 1, 1];
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
 /** `new PrayerTimes(new Coordinates(latitude, longitude), <local noon of year-month-day>, parameters)`, as numbers. */
 export function adhanTimes(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters): AdhanTimes {
   const m0 = month - 1;
   const solar = solarTime(year, month, day, latitude, longitude);
-  const dhuhrTime = utcDate(solar.transit, year, m0, day);
-  const sunriseTime = utcDate(solar.sunrise, year, m0, day);
-  const sunsetTime = utcDate(solar.sunset, year, m0, day);
-  const [ty, tm, td] = nextDate(year, month, day);
-  const tomorrow = solarTime(ty, tm, td, latitude, longitude);
-  const asrTime = utcDate(solar.afternoon(p.shadowLength), year, m0, day);
-  const tomorrowSunrise = utcDate(tomorrow.sunrise, ty, tm - 1, td);
+  const midnight = solar.midnight;
+  const dhuhrTime = utcDate(solar.transit, midnight);
+  const sunriseTime = utcDate(solar.sunrise, midnight);
+  const sunsetTime = utcDate(solar.sunset, midnight);
+  // The next date, without an array or a Date.
+  const lastDay = day === monthDays(year, month);
+  const tomorrowMonth = !lastDay ? month : month === 12 ? 1 : month + 1;
+  const tomorrow = solarTime(lastDay && month === 12 ? year + 1 : year, tomorrowMonth, lastDay ? 1 : day + 1, latitude, longitude);
+  const asrTime = utcDate(solar.afternoon(p.shadowLength), midnight);
+  const tomorrowSunrise = utcDate(tomorrow.sunrise, tomorrow.midnight);
   const night = (tomorrowSunrise - sunsetTime) / 1000;
-  let fajrTime = utcDate(solar.hourAngle(-1 * p.fajrAngle, false), year, m0, day);
+  let fajrTime = utcDate(solar.morningTwilight(p.fajrAngle), midnight);
   const moonsighting = p.method === 'MoonsightingCommittee';
   if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) fajrTime = addSeconds(sunriseTime, -(night / 7));
   let safeFajr: number;
@@ -195,7 +244,7 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
   if (p.ishaInterval > 0) {
     ishaTime = addSeconds(sunsetTime, p.ishaInterval * 60);
   } else {
-    ishaTime = utcDate(solar.hourAngle(-1 * p.ishaAngle, true), year, m0, day);
+    ishaTime = utcDate(solar.eveningTwilight(p.ishaAngle), midnight);
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
     if (moonsighting) {
@@ -207,7 +256,7 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
   }
   let maghribTime = sunsetTime;
   if (p.maghribAngle) {
-    const angleBasedMaghrib = utcDate(solar.hourAngle(-1 * p.maghribAngle, true), year, m0, day);
+    const angleBasedMaghrib = utcDate(solar.eveningTwilight(p.maghribAngle), midnight);
     if (sunsetTime < angleBasedMaghrib && ishaTime > angleBasedMaghrib) maghribTime = angleBasedMaghrib;
   }
   return { fajr: fajrTime, sunrise: sunriseTime, dhuhr: dhuhrTime, asr: asrTime, sunset: sunsetTime, maghrib: maghribTime, isha: ishaTime };

@@ -23,14 +23,41 @@ export function daysInMonth(year: number, month: number): number {
   return new Date(utcMidnight(year, month, 0)).getUTCDate();
 }
 
-/** Days since 1970-01-01 (negative before). */
+/**
+ * Days since 1970-01-01 (negative before), by arithmetic (the proleptic Gregorian calendar, as Date.UTC counts):
+ * this runs several times for every place-day of a precompute, where a Date costs more than the rest of the step.
+ * Days past the month's end roll over as Date.UTC's do.
+ */
 export function toEpochDay(d: CalendarDate): number {
-  return Math.round(utcMidnight(d.year, d.month - 1, d.day) / DAY_MS);
+  return epochDayOf(d.year, d.month, d.day);
+}
+
+/** Days since 1970-01-01 of year-month-day (a month or day past its end rolls over, as in Date.UTC). */
+export function epochDayOf(year: number, month: number, day: number): number {
+  if (month < 1 || month > 12) {
+    year += Math.floor((month - 1) / 12);
+    month = month - 12 * Math.floor((month - 1) / 12);
+  }
+  // Howard Hinnant's days_from_civil: years start on 1 March, so the leap day ends a year.
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
 }
 
 export function fromEpochDay(epochDay: number): CalendarDate {
-  const t = new Date(epochDay * DAY_MS);
-  return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
+  // civil_from_days, the inverse of epochDayOf.
+  const z = epochDay + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 export function addDays(d: CalendarDate, days: number): CalendarDate {

@@ -10,7 +10,7 @@
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
-import { PRAYERS, type Adjustments, type Prayer, type RoundingMode } from './methods.js';
+import { PRAYERS, type Prayer, type RoundingMode } from './methods.js';
 import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
@@ -21,8 +21,9 @@ const DIYANET_REFERENCE_LATITUDE = 45;
 
 export interface ResolvedSolarDay {
   events: SolarEvents;
-  /** Events that did not exist and were estimated. */
-  estimated: ReadonlySet<SolarEventName>;
+  /** Events that did not exist and were estimated: a bit per event (ESTIMATED_BIT); a number, not a Set, as this
+   * is made for every place-day of a precompute. */
+  estimated: number;
 }
 
 export interface ResolutionInput {
@@ -48,34 +49,71 @@ const finite = Number.isFinite;
 export type SolarEventName = keyof SolarEvents;
 const EVENT_NAMES: readonly SolarEventName[] = ['fajr', 'sunrise', 'dhuhr', 'asr', 'sunset', 'maghrib', 'isha'];
 
-export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
-  const { latitude, longitude, date, options } = input;
+/** The bit of each event in `ResolvedSolarDay.estimated`. */
+export const ESTIMATED_BIT: Readonly<Record<SolarEventName, number>> = { fajr: 1, sunrise: 2, dhuhr: 4, asr: 8, sunset: 16, maghrib: 32, isha: 64 };
+
+/**
+ * What resolving a place's days with one set of options needs, worked out once for a run of days rather than per
+ * day: the options adhan is called with, which twilights may go unreached, the adjustments and gaps in ms.
+ */
+export interface ResolutionRun {
+  latitude: number;
+  longitude: number;
+  method: SolarDayOptions['method'];
+  dayOptions: SolarDayOptions;
+  pureOptions: SolarDayOptions;
+  checkFajr: boolean;
+  checkIsha: boolean;
+  /** The method's fixed adjustment of each prayer (PRAYERS order), ms. */
+  adjustmentMs: Float64Array;
+  /** How far each prayer must come after the one before (PRAYERS order; 0 for fajr), ms: see `gap`. */
+  gapMs: Float64Array;
+}
+
+export function resolutionRun(input: Omit<ResolutionInput, 'date'>): ResolutionRun {
+  const { latitude, longitude, options } = input;
   const { method } = options;
   const rule = input.highLatitudeRule ?? recommendedRule(latitude);
-  // One options object for the day (no closure or spread per call: this runs for every place-day).
-  const dayOptions: SolarDayOptions = {
+  const optionsWith = (pureAngles: boolean): SolarDayOptions => ({
     method: options.method,
     madhab: options.madhab,
     ishaInterval: options.ishaInterval,
     highLatitudeRule: rule,
     polarResolution: PolarCircleResolution.Unresolved,
-    pureAngles: false,
+    pureAngles,
+  });
+  const dayOptions = optionsWith(false);
+  return {
+    latitude,
+    longitude,
+    method,
+    dayOptions,
+    pureOptions: optionsWith(true),
+    checkFajr: angleMayBeUnreached(latitude, method.fajrAngle),
+    checkIsha: options.ishaInterval === 0 && angleMayBeUnreached(latitude, method.ishaAngle ?? 0),
+    adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
+    gapMs: Float64Array.from(PRAYERS, (p, i) => (i === 0 ? 0 : gap(method.rounding, PRAYERS[i - 1], p))),
   };
+}
 
+export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
+  return resolveDay(resolutionRun(input), input.date);
+}
+
+/** resolveSolarDay for one date of a run. */
+export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSolarDay {
+  const { latitude, longitude, method, dayOptions } = run;
   const events = solarEvents(latitude, longitude, date, dayOptions);
-  const estimated = new Set<SolarEventName>();
+  let estimated = 0;
 
-  const angledIsha = options.ishaInterval === 0;
-  const checkFajr = angleMayBeUnreached(latitude, method.fajrAngle);
-  const checkIsha = angledIsha && angleMayBeUnreached(latitude, method.ishaAngle ?? 0);
-  if (checkFajr || checkIsha) {
-    const pure = solarEvents(latitude, longitude, date, { ...dayOptions, pureAngles: true });
-    const fajrUnreached = checkFajr && !finite(pure.fajr);
-    const ishaUnreached = checkIsha && !finite(pure.isha);
-    if (fajrUnreached) estimated.add('fajr');
-    if (ishaUnreached) estimated.add('isha');
+  if (run.checkFajr || run.checkIsha) {
+    const pure = solarEvents(latitude, longitude, date, run.pureOptions);
+    const fajrUnreached = run.checkFajr && !finite(pure.fajr);
+    const ishaUnreached = run.checkIsha && !finite(pure.isha);
+    if (fajrUnreached) estimated |= ESTIMATED_BIT.fajr;
+    if (ishaUnreached) estimated |= ESTIMATED_BIT.isha;
     if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {
-      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, { ...dayOptions, pureAngles: true });
+      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, run.pureOptions);
       if (fajrUnreached) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
       if (ishaUnreached) events.isha = events.sunset + (reference.isha - reference.sunset);
     }
@@ -86,17 +124,17 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
   // formula still returns a time, which falls outside the afternoon (before dhuhr, even weeks away): that asr does
   // not exist, and is resolved like the other missing events.
   // (Compared after the method's adjustments: Moonsighting's dhuhr +5 must not pass an asr just after noon.)
-  const adjustments = method.adjustments;
-  const asr = events.asr + (adjustments.asr ?? 0) * MINUTE_MS;
-  const dhuhr = events.dhuhr + (adjustments.dhuhr ?? 0) * MINUTE_MS;
-  const maghrib = events.maghrib + (adjustments.maghrib ?? 0) * MINUTE_MS;
+  const adjustmentMs = run.adjustmentMs;
+  const asr = events.asr + adjustmentMs[3];
+  const dhuhr = events.dhuhr + adjustmentMs[2];
+  const maghrib = events.maghrib + adjustmentMs[4];
   if (!(asr - dhuhr >= MINUTE_MS && maghrib - asr >= MINUTE_MS)) events.asr = NaN;
-  keepTwilightApart(events, estimated, method.adjustments, method.rounding);
+  estimated |= keepTwilightApart(events, adjustmentMs, run.gapMs);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
-  if (!allFinite(events) || !inOrder(events, method.adjustments, method.rounding)) {
-    const resolved = nearestCompleteDay(latitude, longitude, date, dayOptions);
-    resolvePolarDay(events, estimated, resolved, method.adjustments, method.rounding);
+  if (!allFinite(events) || !inOrder(events, adjustmentMs, run.gapMs)) {
+    const resolved = nearestCompleteDay(run, date);
+    estimated |= resolvePolarDay(events, resolved, adjustmentMs, run.gapMs);
   }
   return { events, estimated };
 }
@@ -107,17 +145,19 @@ export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {
  * maghrib waits for the sun to sink 4°) that bound can reach sunrise or maghrib: the time moves by the needed
  * seconds and is listed as estimated.
  */
-function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, adjustments: Adjustments, rounding?: Rounding): void {
-  const latestFajr = events.sunrise + ((adjustments.sunrise ?? 0) - (adjustments.fajr ?? 0)) * MINUTE_MS - gap(rounding, 'fajr', 'sunrise');
+function keepTwilightApart(events: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): number {
+  let estimated = 0;
+  const latestFajr = events.sunrise + (adjustmentMs[1] - adjustmentMs[0]) - gapMs[1];
   if (events.fajr > latestFajr) {
     events.fajr = latestFajr;
-    estimated.add('fajr');
+    estimated |= ESTIMATED_BIT.fajr;
   }
-  const earliestIsha = events.maghrib + ((adjustments.maghrib ?? 0) - (adjustments.isha ?? 0)) * MINUTE_MS + gap(rounding, 'maghrib', 'isha');
+  const earliestIsha = events.maghrib + (adjustmentMs[4] - adjustmentMs[5]) + gapMs[5];
   if (events.isha < earliestIsha) {
     events.isha = earliestIsha;
-    estimated.add('isha');
+    estimated |= ESTIMATED_BIT.isha;
   }
+  return estimated;
 }
 
 /**
@@ -125,15 +165,22 @@ function keepTwilightApart(events: SolarEvents, estimated: Set<SolarEventName>, 
  * least a minute after the one before: rounded to the minute, no two prayers then share one (an asr at dhuhr's
  * minute is no asr).
  */
-function inOrder(e: SolarEvents, adjustments: Adjustments, rounding?: Rounding): boolean {
-  // A plain loop: this runs for every day computed.
-  let previous = -Infinity;
-  for (let i = 0; i < PRAYERS.length; i++) {
-    const t = e[PRAYERS[i]] + (adjustments[PRAYERS[i]] ?? 0) * MINUTE_MS;
-    if (!(t - previous >= (i === 0 ? 0 : gap(rounding, PRAYERS[i - 1], PRAYERS[i])))) return false;
-    previous = t;
-  }
-  return true;
+function inOrder(e: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): boolean {
+  // Written out: this runs for every day computed.
+  const fajr = e.fajr + adjustmentMs[0];
+  const sunrise = e.sunrise + adjustmentMs[1];
+  const dhuhr = e.dhuhr + adjustmentMs[2];
+  const asr = e.asr + adjustmentMs[3];
+  const maghrib = e.maghrib + adjustmentMs[4];
+  const isha = e.isha + adjustmentMs[5];
+  return (
+    fajr - -Infinity >= 0 &&
+    sunrise - fajr >= gapMs[1] &&
+    dhuhr - sunrise >= gapMs[2] &&
+    asr - dhuhr >= gapMs[3] &&
+    maghrib - asr >= gapMs[4] &&
+    isha - maghrib >= gapMs[5]
+  );
 }
 
 type Rounding = Partial<Record<Prayer, RoundingMode>>;
@@ -146,31 +193,35 @@ function gap(rounding: Rounding | undefined, earlier: Prayer, later: Prayer): nu
   return (rounding?.[earlier] ?? 'nearest') === (rounding?.[later] ?? 'nearest') ? MINUTE_MS : 2 * MINUTE_MS;
 }
 
-const isComplete = (e: SolarEvents, adjustments: Adjustments, rounding?: Rounding): boolean =>
-  EVENT_NAMES.every((n) => finite(e[n])) && inOrder(e, adjustments, rounding);
+const isComplete = (e: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): boolean => allFinite(e) && inOrder(e, adjustmentMs, gapMs);
 
 const allFinite = (e: SolarEvents): boolean =>
   finite(e.fajr) && finite(e.sunrise) && finite(e.dhuhr) && finite(e.asr) && finite(e.sunset) && finite(e.maghrib) && finite(e.isha);
 
-function nearestCompleteDay(latitude: number, longitude: number, date: CalendarDate, options: SolarDayOptions): SolarEvents {
-  const { adjustments, rounding } = options.method;
+function nearestCompleteDay(run: ResolutionRun, date: CalendarDate): SolarEvents {
+  const { latitude, longitude } = run;
   const sign = latitude < 0 ? -1 : 1;
   for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
-    const candidate = solarEvents(sign * lat, longitude, date, options);
-    if (isComplete(candidate, adjustments, rounding)) return candidate;
+    const candidate = solarEvents(sign * lat, longitude, date, run.dayOptions);
+    if (isComplete(candidate, run.adjustmentMs, run.gapMs)) return candidate;
   }
   throw new Error(`no latitude below ${latitude} has a complete day`);
 }
 
-/** Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole. */
-function resolvePolarDay(events: SolarEvents, estimated: Set<SolarEventName>, resolved: SolarEvents, adjustments: Adjustments, rounding?: Rounding): void {
+/**
+ * Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole.
+ * Returns the bits of the events replaced.
+ */
+function resolvePolarDay(events: SolarEvents, resolved: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): number {
+  let estimated = 0;
   const mixed = { ...events };
   for (const n of EVENT_NAMES) if (!finite(mixed[n])) mixed[n] = resolved[n];
-  const replaceAll = !inOrder(mixed, adjustments, rounding);
+  const replaceAll = !inOrder(mixed, adjustmentMs, gapMs);
   for (const n of EVENT_NAMES) {
     if (replaceAll || !finite(events[n])) {
       events[n] = resolved[n];
-      estimated.add(n);
+      estimated |= ESTIMATED_BIT[n];
     }
   }
+  return estimated;
 }

@@ -2,7 +2,8 @@
 // offsets come from zoneRules.ts (IANA's data), in seconds: before standard time, zones kept local mean time,
 // whose offsets have seconds (Istanbul's was +01:55:52).
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
-import { offsetSeconds } from './zoneRules.js';
+import { offsetAt } from './tzCompile.js';
+import { offsetSeconds, transitionTable } from './zoneRules.js';
 
 export { canonicalZoneName, offsetSeconds } from './zoneRules.js';
 
@@ -29,6 +30,45 @@ export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest'
   const minutes = (ms + offset) / MINUTE_MS;
   const whole = mode === 'nearest' ? Math.round(minutes) : mode === 'up' ? Math.ceil(minutes) : Math.floor(minutes);
   return whole * MINUTE_MS - offset;
+}
+
+/**
+ * One zone's offsets read in runs (a place's days, in order): the interval between transitions of the last lookup is
+ * kept, so an instant in it costs two comparisons. Gives what offsetSeconds and roundToLocalMinute give.
+ */
+export class ZoneOffsets {
+  private from = Infinity;
+  private to = -Infinity;
+  private offset = 0;
+  private readonly table;
+
+  constructor(zoneName: string) {
+    this.table = transitionTable(zoneName);
+  }
+
+  /** The offset at `ms` in milliseconds (offsetSeconds × 1000). */
+  offsetMs(ms: number): number {
+    if (ms >= this.from && ms < this.to) return this.offset;
+    const table = this.table;
+    this.offset = offsetAt(table, ms) * SECOND_MS;
+    const i = table.hint ?? 0;
+    this.from = table.at[i];
+    this.to = i + 1 < table.at.length ? table.at[i + 1] : Infinity;
+    return this.offset;
+  }
+
+  /** roundToLocalMinute(ms, zone, mode). */
+  roundToMinute(ms: number, mode: 'nearest' | 'up' | 'down' = 'nearest'): number {
+    const offset = this.offsetMs(ms);
+    const minutes = (ms + offset) / MINUTE_MS;
+    const whole = mode === 'nearest' ? Math.round(minutes) : mode === 'up' ? Math.ceil(minutes) : Math.floor(minutes);
+    return whole * MINUTE_MS - offset;
+  }
+
+  /** localEpochDay(ms, zone). */
+  localEpochDay(ms: number): number {
+    return Math.floor((ms + this.offsetMs(ms)) / DAY_MS);
+  }
 }
 
 const isoDays = new Map<number, string>();

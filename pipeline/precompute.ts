@@ -82,15 +82,15 @@ const zoneOf = (method: string, place: StoredPlace): { zone?: string } => {
   return zone ? { zone: zone.code } : {};
 };
 
-export function planJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): PrecomputeJob[] {
+/** The jobs of a run, place by place; generated as the workers ask for them, so a run never holds them all. */
+export function* planJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): Generator<PrecomputeJob> {
   const methods = chosen(options.methods, METHOD_IDS, 'method');
   const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
-  const jobs: PrecomputeJob[] = [];
   for (const place of places) {
     for (const method of methods === 'default' ? [defaultMethodId(place.country)] : methods) {
       for (const madhab of madhabs === 'default' ? [defaultMadhab(place.country)] : madhabs) {
         for (const year of options.years) {
-          jobs.push({
+          yield {
             key: timetableKey(place.id, method, madhab, year),
             latitude: place.latitude,
             longitude: place.longitude,
@@ -99,28 +99,40 @@ export function planJobs(places: readonly StoredPlace[], options: Pick<Precomput
             madhab,
             year,
             ...zoneOf(method, place),
-          });
+          };
         }
       }
     }
   }
-  return jobs;
+}
+
+/** How many jobs planJobs gives (checking the options as it does). */
+export function countJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): number {
+  const methods = chosen(options.methods, METHOD_IDS, 'method');
+  const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
+  return places.length * (methods === 'default' ? 1 : methods.length) * (madhabs === 'default' ? 1 : madhabs.length) * options.years.length;
 }
 
 export async function precompute(options: PrecomputeOptions): Promise<PrecomputeSummary> {
-  const catalog = readCatalog(options.dataDir);
+  let catalog = readCatalog(options.dataDir);
   if (!catalog) throw new PrecomputeError(`no catalog under ${options.dataDir}; build it first: npm run cli -- catalog build`);
   if (options.years.some((y) => !Number.isInteger(y) || y < 1900 || y > 2100)) throw new PrecomputeError('years must be 1900 to 2100');
-  const places = selectPlaces(catalog.places, options.scope);
+  const catalogBuiltAt = catalog.builtAt;
+  let places: StoredPlace[] | undefined = selectPlaces(catalog.places, options.scope);
+  const placeCount = places.length;
+  const jobCount = countJobs(places, options);
   const jobs = planJobs(places, options);
+  // The rest of the catalog (search index, spatial order) is not needed: let it go before the workers start.
+  catalog = undefined;
+  places = undefined;
   const live = currentBuild(options.dataDir);
   // Leftovers of runs that never finished (and builds older than the live one) go before a new one starts.
   removeOldBuilds(options.dataDir, new Set(live ? [live] : []));
 
   const writer = TimetableWriter.create(options.dataDir);
   const started = performance.now();
-  const progress: Progress = { done: 0, total: jobs.length, days: 0, seconds: 0 };
-  const workerCount = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(jobs.length / JOBS_PER_MESSAGE)));
+  const progress: Progress = { done: 0, total: jobCount, days: 0, seconds: 0 };
+  const workerCount = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(jobCount / JOBS_PER_MESSAGE)));
   // Workers run TypeScript through tsx like the main thread (see precomputeWorkerEntry.mjs).
   // A worker's garbage is short-lived (a year's days, encoded and sent); a bounded old generation keeps the process's
   // resident memory down without costing time.
@@ -136,15 +148,15 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
     writeError ??= error;
   };
   try {
-    let next = 0;
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
             const send = () => {
-              if (next >= jobs.length) return false;
-              worker.postMessage(jobs.slice(next, next + JOBS_PER_MESSAGE));
-              next += JOBS_PER_MESSAGE;
+              const batch: PrecomputeJob[] = [];
+              for (let r = jobs.next(); !r.done; r = jobs.next()) if (batch.push(r.value) === JOBS_PER_MESSAGE) break;
+              if (batch.length === 0) return false;
+              worker.postMessage(batch);
               return true;
             };
             let inFlight = 0;
@@ -181,22 +193,22 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
   await Promise.all(workers.map((w) => w.terminate()));
   const meta: StoreMeta = {
     builtAt: new Date().toISOString(),
-    catalogBuiltAt: catalog.builtAt,
+    catalogBuiltAt,
     tzdata: TZDATA_VERSION,
     methodsFingerprint: METHODS_FINGERPRINT,
     years: [...options.years].sort(),
     scope: options.scope,
     methods: options.methods,
     madhabs: options.madhabs,
-    places: places.length,
-    placeYears: jobs.length,
+    places: placeCount,
+    placeYears: jobCount,
   };
   await writer.finish(meta);
   const storeBytes = directorySize(writer.directory);
   // The build that was live a moment ago stays for a while: a server may still be reading it.
   const removedBuilds = removeOldBuilds(options.dataDir, new Set([writer.name, ...(live ? [live] : [])]));
   progress.seconds = (performance.now() - started) / 1000;
-  return { ...progress, places: places.length, build: writer.name, storeBytes, removedBuilds };
+  return { ...progress, places: placeCount, build: writer.name, storeBytes, removedBuilds };
 }
 
 /** Progress for people: a bar with rate and ETA on a terminal, a plain line every few seconds otherwise. */

@@ -2,8 +2,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { Madhab } from './methods.js';
 import { methodById } from './methods.js';
-import { computeTimetable } from './prayerTimes.js';
-import { daysInYear, encodeYear } from './timetableCodec.js';
+import { storedYear } from './storedYear.js';
+import { daysInYear } from './timetableCodec.js';
 
 export interface PrecomputeJob {
   key: string;
@@ -27,15 +27,14 @@ parentPort!.on('message', (jobs: PrecomputeJob[]) => {
   const results: PrecomputeResult[] = jobs.map((job) => {
     const query = { latitude: job.latitude, longitude: job.longitude, timeZone: job.timeZone, method: methodById(job.method), madhab: job.madhab, zone: job.zone };
     let encoded: Buffer;
-    let days;
     try {
-      days = computeTimetable(query, { year: job.year, month: 1, day: 1 }, daysInYear(job.year), true);
-      encoded = encodeYear(job.year, days);
+      encoded = storedYear(query, job.year);
     } catch (error) {
       // Name the job: a place that cannot be computed is a bug to fix, and the run must say which.
       throw new Error(`${job.key} (${job.latitude}, ${job.longitude}, ${job.timeZone}): ${(error as Error).message}`);
     }
-    return { key: job.key, bytes: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength), days: days.length };
+    return { key: job.key, bytes: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength), days: daysInYear(job.year) };
   });
-  parentPort!.postMessage(results);
+  // The encoded years move to the main thread rather than being copied (each has a buffer of its own: Buffer.alloc).
+  parentPort!.postMessage(results, results.map((r) => r.bytes.buffer as ArrayBuffer));
 });

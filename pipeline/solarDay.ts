@@ -32,6 +32,8 @@ export interface SolarDayOptions {
   polarResolution: PolarResolution;
   /** Angles only: no night-portion bound and no Moonsighting seasons, so an unreached angle shows as NaN. */
   pureAngles?: boolean;
+  /** adhanParameters of these options, kept with them on first use (options are made once per run of days). */
+  adhan?: AdhanParameters;
 }
 
 const MINUTE_MS = 60_000;
@@ -121,7 +123,7 @@ function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, 
   let events: SolarEvents;
   if (o.polarResolution === PolarCircleResolution.Unresolved) {
     // adhan's PrayerTimes without its Date objects, the sun's coordinates shared by all places (adhanCore.ts).
-    events = adhanTimes(latitude, longitude, date.year, date.month, date.day, adhanParameters(o));
+    events = adhanTimes(latitude, longitude, date.year, date.month, date.day, (o.adhan ??= adhanParameters(o)));
     events.maghrib += maghribInterval * MINUTE_MS;
   } else {
     const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));

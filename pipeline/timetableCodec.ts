@@ -6,11 +6,11 @@
 // a day of `estimated` flags and one of which extras exist. Imsak is not stored: it follows from fajr and the method.
 import { addDays, type CalendarDate, toEpochDay } from './calendarDate.js';
 import { PRAYERS, TIME_NAMES, type MethodDefinition, type TimeName } from './methods.js';
-import { EXTRA_NAMES, type DayTimes } from './prayerTimes.js';
+import { EXTRA_NAMES, SERIES_NAMES, type DaySeries, type DayTimes } from './prayerTimes.js';
 
 const FORMAT = 1;
 const HEADER_INT16 = 3;
-const SERIES = [...PRAYERS, ...EXTRA_NAMES] as const;
+const SERIES = SERIES_NAMES;
 const MINUTE_MS = 60_000;
 const DAY_MINUTES = 1440;
 
@@ -22,43 +22,64 @@ export function daysInYear(year: number): number {
 
 /** Encodes the days of one calendar year, 1 January first. */
 export function encodeYear(year: number, days: readonly DayTimes[]): Buffer {
-  const n = days.length;
-  if (n !== daysInYear(year) || days[0].date.month !== 1 || days[0].date.day !== 1 || days[0].date.year !== year) {
+  return encodeYearSeries(year, seriesOfDays(days));
+}
+
+/** DayTimes as a DaySeries (the precompute computes series directly; this serves callers holding days). */
+function seriesOfDays(days: readonly DayTimes[]): DaySeries {
+  const count = days.length;
+  const values = new Float64Array(SERIES.length * count).fill(NaN);
+  const estimated = new Uint8Array(count);
+  const extras = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const day = days[i];
+    for (let s = 0; s < PRAYERS.length; s++) values[s * count + i] = day.times[PRAYERS[s]];
+    for (let b = 0; b < EXTRA_NAMES.length; b++) {
+      const at = day.extras[EXTRA_NAMES[b]];
+      if (at !== undefined) {
+        values[(PRAYERS.length + b) * count + i] = at;
+        extras[i] |= 1 << b;
+      }
+    }
+    for (const name of day.estimated) estimated[i] |= 1 << TIME_NAMES.indexOf(name);
+  }
+  return { first: count > 0 ? days[0].date : { year: 1970, month: 1, day: 1 }, count, values, estimated, extras };
+}
+
+/** Encodes a calendar year's series (computeSeries from 1 January, with extras). */
+export function encodeYearSeries(year: number, series: DaySeries): Buffer {
+  const n = series.count;
+  const { first, values: at, extras } = series;
+  if (n !== daysInYear(year) || first.month !== 1 || first.day !== 1 || first.year !== year) {
     throw new Error(`encodeYear(${year}) needs the whole year from 1 January, got ${n} days`);
   }
-  const values = new Int16Array(HEADER_INT16 + SERIES.length * n);
+  const valueBytes = (HEADER_INT16 + SERIES.length * n) * 2;
+  // One buffer for the differences and the flags: values as int16 over its first part, flags as bytes after.
+  const bytes = Buffer.alloc(valueBytes + 2 * n);
+  const values = new Int16Array(bytes.buffer, bytes.byteOffset, valueBytes / 2);
   values[0] = FORMAT;
   values[1] = year;
   values[2] = n;
-  const flags = new Uint8Array(2 * n);
-  // Plain loops: this runs for every place-year of a precompute.
-  const midnights = new Float64Array(n);
-  for (let i = 0; i < n; i++) midnights[i] = utcMidnightMinutes(days[i].date);
+  const firstMidnight = toEpochDay(first) * DAY_MINUTES;
   for (let s = 0; s < SERIES.length; s++) {
-    const name = SERIES[s];
-    const isPrayer = s < PRAYERS.length;
+    const extraBit = s < PRAYERS.length ? 0 : 1 << (s - PRAYERS.length);
     let previous = 0;
     for (let i = 0; i < n; i++) {
-      const day = days[i];
-      const at = isPrayer ? day.times[name as TimeName] : day.extras[name as (typeof EXTRA_NAMES)[number]];
-      // A missing extra repeats the previous value (difference 0); its flag says it is absent.
-      const minutes = at === undefined ? previous : at / MINUTE_MS - midnights[i];
+      // A missing extra repeats the previous value (difference 0); its flag says it is absent. Day i's UTC midnight
+      // is i days after 1 January's.
+      const minutes = extraBit !== 0 && !(extras[i] & extraBit) ? previous : at[s * n + i] / MINUTE_MS - (firstMidnight + i * DAY_MINUTES);
       const delta = minutes - previous;
-      if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) throw new Error(`${name} on ${day.date.year}-${day.date.month}-${day.date.day} cannot be stored`);
+      if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) {
+        const date = addDays(first, i);
+        throw new Error(`${SERIES[s]} on ${date.year}-${date.month}-${date.day} cannot be stored`);
+      }
       values[HEADER_INT16 + s * n + i] = delta;
       previous = minutes;
     }
   }
-  for (let i = 0; i < n; i++) {
-    const day = days[i];
-    let estimatedBits = 0;
-    for (let b = 0; b < TIME_NAMES.length; b++) if (day.estimated.includes(TIME_NAMES[b])) estimatedBits |= 1 << b;
-    let extrasBits = 0;
-    for (let b = 0; b < EXTRA_NAMES.length; b++) if (day.extras[EXTRA_NAMES[b]] !== undefined) extrasBits |= 1 << b;
-    flags[i] = estimatedBits;
-    flags[n + i] = extrasBits;
-  }
-  return Buffer.concat([Buffer.from(values.buffer), Buffer.from(flags.buffer)]);
+  bytes.set(series.estimated, valueBytes);
+  bytes.set(extras, valueBytes + n);
+  return bytes;
 }
 
 /** Decodes `count` days from day `first` (0 = 1 January) of a stored year. */

@@ -88,9 +88,14 @@ function assertLmdbHeader(file: string): void {
   }
 }
 
+/** Address space, not memory: 16 GiB, far above the default store (about 1 GB); lmdb-js grows it if ever needed. */
+const WRITER_MAP_BYTES = 16 * 1024 ** 3;
+
 function openEnvironment(dir: string, readOnly: boolean): { root: RootDatabase; days: Database<Buffer, string> } {
   // lz4 for values above 1 KB: a stored year (about 9 KB) shrinks severalfold, its day-to-day differences being small.
-  const root = open({ path: dir, compression: { threshold: 1000 }, readOnly, maxDbs: 2 });
+  // A writer maps address space for the largest store at once: lmdb-js otherwise grows its map by doubling, and every
+  // map it outgrew stays mapped with its pages resident, so a store being written counted several times over.
+  const root = open({ path: dir, compression: { threshold: 1000 }, readOnly, maxDbs: 2, ...(readOnly ? {} : { mapSize: WRITER_MAP_BYTES }) });
   return { root, days: root.openDB<Buffer, string>({ name: 'days', encoding: 'binary', compression: { threshold: 1000 } }) };
 }
 
@@ -113,10 +118,6 @@ export class TimetableWriter {
     return new TimetableWriter(dataDir, name, root, days);
   }
 
-  get directory(): string {
-    return path.join(timetablesDir(this.dataDir), this.name);
-  }
-
   /** Queues a write; resolves when it is committed. Callers await now and then to bound what is queued. */
   put(key: string, bytes: Buffer): Promise<boolean> {
     this.pending++;
@@ -125,6 +126,10 @@ export class TimetableWriter {
 
   get queued(): number {
     return this.pending;
+  }
+
+  get directory(): string {
+    return path.join(timetablesDir(this.dataDir), this.name);
   }
 
   /** Writes the meta record, flushes, and makes this build the live one. */

@@ -54,9 +54,11 @@ function adhanPlaceDaysPerSecond(places: { latitude: number; longitude: number }
   return placeDays / ((performance.now() - started) / 1000);
 }
 
-const catalog = readCatalog(target)!;
-// Every 7th place of the scope, so that the sample spans its latitudes like the precompute does.
-const sample = selectPlaces(catalog.places, args.scope).filter((_, i) => i % 7 === 0);
+// Every 7th place of the scope, so that the sample spans its latitudes like the precompute does; only their
+// coordinates are kept, so that this process's catalog does not count in the precompute's peak memory.
+const sample = selectPlaces(readCatalog(target)!.places, args.scope)
+  .filter((_, i) => i % 7 === 0)
+  .map((p) => ({ latitude: p.latitude, longitude: p.longitude }));
 const adhanSeconds = Number(args['adhan-seconds']);
 const adhanBefore = adhanPlaceDaysPerSecond(sample, adhanSeconds);
 
