@@ -45,6 +45,18 @@ export interface SignInRequest {
 }
 
 /** Why a code or link did not sign in. */
+/** The stored record of a new sign-in request (both stores keep the same one). */
+export const signInRequestOf = (input: SignInRequestInput): SignInRequest => ({
+  id: input.id,
+  email: input.email,
+  codeHash: input.codeHash,
+  linkHash: input.linkHash,
+  browserHash: input.browserHash,
+  createdAt: input.now,
+  expiresAt: input.now + (input.ttlMs ?? SIGN_IN_TTL_MS),
+  failures: 0,
+});
+
 export type SignInRefusal = 'none' | 'expired' | 'used' | 'locked' | 'wrong';
 
 export type Redemption =

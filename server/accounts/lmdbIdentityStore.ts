@@ -7,7 +7,7 @@ import {
   codeHash,
   MAX_CODE_ATTEMPTS,
   sameSecret,
-  SIGN_IN_TTL_MS,
+  signInRequestOf,
   type IdentityStore,
   type LinkState,
   type Redemption,
@@ -47,16 +47,7 @@ export class LmdbIdentityStore implements IdentityStore {
   }
 
   createSignIn(input: SignInRequestInput): SignInRequest {
-    const request: SignInRequest = {
-      id: input.id,
-      email: input.email,
-      codeHash: input.codeHash,
-      linkHash: input.linkHash,
-      browserHash: input.browserHash,
-      createdAt: input.now,
-      expiresAt: input.now + (input.ttlMs ?? SIGN_IN_TTL_MS),
-      failures: 0,
-    };
+    const request = signInRequestOf(input);
     this.root.transactionSync(() => {
       this.requests.putSync(request.id, request);
       this.byBrowser.putSync(request.browserHash, request.id);

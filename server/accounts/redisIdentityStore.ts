@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import {
   codeHash,
   MAX_CODE_ATTEMPTS,
-  SIGN_IN_TTL_MS,
+  signInRequestOf,
   type IdentityStore,
   type LinkState,
   type Redemption,
@@ -90,16 +90,7 @@ export class RedisIdentityStore implements IdentityStore {
   }
 
   async createSignIn(input: SignInRequestInput): Promise<SignInRequest> {
-    const request: SignInRequest = {
-      id: input.id,
-      email: input.email,
-      codeHash: input.codeHash,
-      linkHash: input.linkHash,
-      browserHash: input.browserHash,
-      createdAt: input.now,
-      expiresAt: input.now + (input.ttlMs ?? SIGN_IN_TTL_MS),
-      failures: 0,
-    };
+    const request = signInRequestOf(input);
     const keepMs = request.expiresAt - input.now + RETENTION_MS;
     const key = redisKeys.signInRequest(request.id);
     const results = await this.redis
