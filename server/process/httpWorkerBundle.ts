@@ -5,7 +5,7 @@
 // temporary directory, packages left as they are, imported by their resolved paths; every module keeps its own
 // `import.meta.url`, so files read beside the sources (assets, tz data, examples) are found where they are.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -96,8 +96,15 @@ export async function bundleForThread(entry: URL): Promise<URL> {
   const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'))!.contents;
   const map = result.outputFiles.find((f) => f.path.endsWith('.map'))!.contents;
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  const dir = path.join(tmpdir(), `prayer-times-threads-${process.getuid?.() ?? 'user'}`, `${path.basename(fileURLToPath(entry)).replace(/\.\w+$/, '')}-${hash}`);
-  mkdirSync(dir, { recursive: true });
+  const base = path.join(tmpdir(), `prayer-times-threads-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  // The code the threads run: never from a folder another user could have made or could write into.
+  const owner = lstatSync(base);
+  if (!owner.isDirectory() || (process.getuid && owner.uid !== process.getuid()) || (owner.mode & 0o022) !== 0) {
+    throw new Error(`${base} is not a private folder of this user`);
+  }
+  const dir = path.join(base, `${path.basename(fileURLToPath(entry)).replace(/\.\w+$/, '')}-${hash}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const write = (name: string, contents: Uint8Array | string): void => {
     // Written under a unique name, then renamed: a server starting at the same time never reads half a file.
     const partial = path.join(dir, `.${name}.${process.pid}.${Math.random().toString(36).slice(2)}`);
