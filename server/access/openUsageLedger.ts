@@ -4,6 +4,7 @@
 // (LIMITS_ON_REDIS_FAILURE=local), its units merged into Redis and never written to the account store.
 import type { AccountStore } from '../accounts/accountStore.js';
 import { openRedis } from '../accounts/redisConnection.js';
+import { DailyUsagePruner } from './dailyUsagePruner.js';
 import { log } from '../log.js';
 import { RedisUsageLedger, type OnRedisFailure } from './redisUsageLedger.js';
 import { SharedUsage } from './sharedUsage.js';
@@ -21,14 +22,23 @@ export interface UsageLedgerSettings {
 const START_WAIT_MS = 2000;
 
 /** The primary's part: the table every serving thread attaches, and (embedded only) the writer that persists it. */
-export function shareUsageTable(settings: UsageLedgerSettings, store: AccountStore, headroom: number): { table: SharedUsage; writer: UsageWriter | undefined } {
+export function shareUsageTable(
+  settings: UsageLedgerSettings,
+  store: AccountStore,
+  headroom: number,
+): { table: SharedUsage; writer: UsageWriter | undefined; pruner: DailyUsagePruner | undefined } {
   const table = SharedUsage.create(store.allAccounts().size + headroom);
-  if (settings.redisUrl !== undefined) return { table, writer: undefined };
+  if (settings.redisUrl !== undefined) {
+    // No writer in fleet mode (Redis counts), but the daily counts in Redis are kept to the same number of days.
+    const pruner = new DailyUsagePruner(store);
+    pruner.start();
+    return { table, writer: undefined, pruner };
+  }
   const stored = store.allUsage();
   table.load(stored);
   const writer = new UsageWriter(store, table, stored);
   writer.start();
-  return { table, writer };
+  return { table, writer, pruner: undefined };
 }
 
 export interface OpenedUsageLedger {

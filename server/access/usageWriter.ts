@@ -7,7 +7,7 @@
 // monthly counts, which are the baseline of the next growth, and the daily counts agree: a clean stop loses
 // nothing, a crash loses the last second of both. See docs/keys-and-usage.md.
 import type { AccountStore } from '../accounts/accountStore.js';
-import { addDays, DAILY_USAGE_KEPT_DAYS } from '../accounts/usageHistory.js';
+import { DailyUsagePruner } from './dailyUsagePruner.js';
 import { log } from '../log.js';
 import type { SharedUsage } from './sharedUsage.js';
 import type { Usage } from './quota.js';
@@ -35,7 +35,7 @@ export class UsageWriter {
   /** Each account's month and count as last written (the stored ones at start). */
   private readonly written = new Map<string, { month: string; monthCount: number }>();
   /** The day the daily counts were last pruned on. */
-  private prunedOn = '';
+  private readonly pruner: DailyUsagePruner;
 
   constructor(
     private readonly store: AccountStore,
@@ -45,6 +45,7 @@ export class UsageWriter {
     private readonly now: () => number = Date.now,
   ) {
     for (const [id, { month, monthCount }] of stored) this.written.set(id, { month, monthCount });
+    this.pruner = new DailyUsagePruner(store);
   }
 
   start(): void {
@@ -78,14 +79,8 @@ export class UsageWriter {
   }
 
   /** Once a day: deletes the daily counts older than DAILY_USAGE_KEPT_DAYS days. */
-  private async prune(today: string): Promise<void> {
-    if (this.prunedOn === today) return;
-    try {
-      await this.store.pruneDailyUsage(addDays(today, -DAILY_USAGE_KEPT_DAYS));
-      this.prunedOn = today;
-    } catch (error) {
-      log('error', 'daily_usage_prune_failed', { error: String(error) });
-    }
+  private prune(today: string): Promise<void> {
+    return this.pruner.prune(today);
   }
 
   async stop(): Promise<void> {

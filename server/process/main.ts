@@ -13,6 +13,7 @@ import { flushLog, log, setLogLevel } from '../log.js';
 import type { ServeOptions } from './serve.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import type { UsageWriter } from '../access/usageWriter.js';
+import type { DailyUsagePruner } from '../access/dailyUsagePruner.js';
 import { shareUsageTable } from '../access/openUsageLedger.js';
 import { usingFallback } from '../edge/uws.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
@@ -54,6 +55,7 @@ if (usingFallback) {
 let stores: AccountsStores | undefined;
 let usage: SharedUsage | undefined;
 let usageWriter: UsageWriter | undefined;
+let dailyUsagePruner: DailyUsagePruner | undefined;
 if (process.env.ACCESS_CONTROL === 'off') {
   process.stderr.write('!! ACCESS_CONTROL=off: no API keys are checked and nothing is counted. For benchmarks only.\n');
   log('error', 'access_control_off', {});
@@ -62,7 +64,7 @@ if (process.env.ACCESS_CONTROL === 'off') {
     // The accounts layer's stores (embedded, or Redis with REDIS_URL); the primary uses the account store only.
     stores = await openStores(config, 'primary');
     // Embedded: the stored counts, written back every second. Fleet mode: Redis holds them (openUsageLedger.ts).
-    ({ table: usage, writer: usageWriter } = shareUsageTable(config.fleet, stores.accounts, NEW_ACCOUNTS_HEADROOM));
+    ({ table: usage, writer: usageWriter, pruner: dailyUsagePruner } = shareUsageTable(config.fleet, stores.accounts, NEW_ACCOUNTS_HEADROOM));
   } catch (error) {
     fail((error as Error).message, error);
   }
@@ -224,6 +226,7 @@ async function stop(signal: string): Promise<void> {
     // are written, and only then does the process end.
     bundleFollower?.stop();
     await Promise.all(threads.map((t) => t.stop()));
+    dailyUsagePruner?.stop();
     await usageWriter?.stop();
     await stores?.close();
   } catch (error) {
