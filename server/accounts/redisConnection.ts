@@ -46,3 +46,14 @@ export function redisReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
   });
 }
+
+/**
+ * Whether an error means Redis could not be reached in time (no connection, a closed one, or a command past
+ * REDIS_COMMAND_TIMEOUT_MS): the caller answers 503 service_unavailable, never a 500. Errors Redis itself returned
+ * (a script's error, a wrong type) are faults of ours and are not matched.
+ */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  return /^(Command timed out|Connection is closed\.?|Stream isn't writeable and enableOfflineQueue options is false|Socket timeout)/.test(error.message) || /\bECONNREFUSED\b|\bETIMEDOUT\b|\bECONNRESET\b/.test(error.message);
+}

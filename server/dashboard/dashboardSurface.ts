@@ -5,6 +5,7 @@
 // (a form token and a same-origin Origin or Sec-Fetch-Site; 403 page), the pre-session cookie for the sign-in forms;
 // and after it: no-store, the security headers, Set-Cookie lines. Bad input is a page with a message, never a 500;
 // on `json` routes (the passkey scripts' endpoints) it is a JSON error `{ error: { code, message } }` instead.
+import { isRedisUnavailable } from '../accounts/redisConnection.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
 import type { Account } from '../accounts/accountStore.js';
@@ -285,7 +286,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     },
     answer,
     failure(error, request) {
-      log('error', 'dashboard_failed', { requestId: request.requestId, path: clipped(request.url), error: String((error as Error)?.stack ?? error) });
+      log(isRedisUnavailable(error) ? 'warn' : 'error', 'dashboard_failed', { requestId: request.requestId, path: clipped(request.url), error: String((error as Error)?.stack ?? error) });
       let language: SiteLanguage = 'en';
       try {
         language = quickLanguage(request);
@@ -294,7 +295,14 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       }
       const w = DASHBOARD_WORDS[language];
       const matched = route(request.method, request.url);
-      if (matched.kind === 'route' && matched.route.body === 'json') return jsonRefusal(500, 'internal_error', `${w.errorTitle}. Request ${request.requestId}.`);
+      const json = matched.kind === 'route' && matched.route.body === 'json';
+      if (isRedisUnavailable(error)) {
+        // Fleet mode with Redis away: the request changed nothing (every write is one script); a retry will do.
+        const headers = { 'Retry-After': '1' };
+        if (json) return jsonRefusal(503, 'service_unavailable', w.unavailableText, { headers });
+        return messageReply(language, 503, w.unavailableTitle, w.unavailableText, { code: 'service_unavailable', headers });
+      }
+      if (json) return jsonRefusal(500, 'internal_error', `${w.errorTitle}. Request ${request.requestId}.`);
       return messageReply(language, 500, w.errorTitle, `Request ${request.requestId}.`, { code: 'internal_error' });
     },
     close() {

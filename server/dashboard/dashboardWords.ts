@@ -57,6 +57,9 @@ export interface DashboardWords {
   wrongType: string;
   methodNotAllowed: string;
   errorTitle: string;
+  /** A page that needs the shared store (fleet mode's Redis) while it cannot be reached. */
+  unavailableTitle: string;
+  unavailableText: string;
   // Mail
   mailSubject: (code: string) => string;
   mailText: (code: string, link: string, minutes: number) => string;
@@ -122,6 +125,8 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     wrongType: 'This form was sent in a way it does not take.',
     methodNotAllowed: 'This page does not take that kind of request.',
     errorTitle: 'Something went wrong',
+    unavailableTitle: 'Temporarily unavailable',
+    unavailableText: 'This page cannot be reached for a moment. Nothing was changed; try again in a few seconds.',
     mailSubject: (code) => `${code} is your Prayer Times sign-in code`,
     mailText: (code, link, minutes) =>
       `Your sign-in code: ${code}\n\nOr open this link to sign in:\n${link}\n\nThe code and the link work once, for ${minutes} minutes.\nIf you did not ask to sign in, ignore this message.\n`,
@@ -185,6 +190,8 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     wrongType: 'Bu form, kabul etmediği bir biçimde gönderildi.',
     methodNotAllowed: 'Bu sayfa bu tür bir isteği kabul etmez.',
     errorTitle: 'Bir şeyler ters gitti',
+    unavailableTitle: 'Geçici olarak kullanılamıyor',
+    unavailableText: 'Bu sayfaya şu an ulaşılamıyor. Hiçbir şey değiştirilmedi; birkaç saniye sonra yeniden deneyin.',
     mailSubject: (code) => `Namaz Vakitleri giriş kodunuz: ${code}`,
     mailText: (code, link, minutes) =>
       `Giriş kodunuz: ${code}\n\nYa da giriş yapmak için bu bağlantıyı açın:\n${link}\n\nKod ve bağlantı bir kez, ${minutes} dakika boyunca geçerlidir.\nGiriş yapmak istemediyseniz bu iletiyi dikkate almayın.\n`,

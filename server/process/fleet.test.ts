@@ -340,7 +340,7 @@ describe('kill -9 of Redis under load', () => {
       catalogDataDir: catalogDataDir(),
       servers: 2,
       plans: UNLIMITED,
-      env: { LIMITS_ON_REDIS_FAILURE: 'closed', REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) },
+      env: { LIMITS_ON_REDIS_FAILURE: 'closed', REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), PUBLIC_BASE_URL: 'http://fleet.localhost' },
     });
     try {
       const { key } = await fleet.createKey('redis-closed@example.com', 'business');
@@ -357,6 +357,12 @@ describe('kill -9 of Redis under load', () => {
       }
       // What needs no count is still served.
       for (const server of fleet.alive()) expect((await fleet.request('/api/v1/openapi.json', { server })).status).toBe(200);
+      // A dashboard page that needs Redis says so, in a page, with 503 (never a 500), and changes nothing.
+      const browser = new DashboardBrowser(fleet.servers[0].baseUrl, 'http://fleet.localhost');
+      const asked = await browser.askCode('redis-away@example.com');
+      expect(asked.status).toBe(503);
+      expect(asked.headers.get('retry-after')).toBe('1');
+      expect(asked.text).toContain('Temporarily unavailable');
 
       await fleet.restartRedis();
       await within(5000, '200 again everywhere', async () => (await onEvery(fleet, key)).every((a) => a.status === 200));
