@@ -357,6 +357,12 @@ describe('kill -9 of Redis under load', () => {
       }
       // What needs no count is still served.
       for (const server of fleet.alive()) expect((await fleet.request('/api/v1/openapi.json', { server })).status).toBe(200);
+      // The load balancer's check never asks Redis: a Redis outage must not empty the pool.
+      for (const server of fleet.alive()) {
+        const ready = await fleet.request('/readyz', { server });
+        expect(ready.status).toBe(200);
+        expect(ready.body.status).toBe('ready');
+      }
       // A dashboard page that needs Redis says so, in a page, with 503 (never a 500), and changes nothing.
       const browser = new DashboardBrowser(fleet.servers[0].baseUrl, 'http://fleet.localhost');
       const asked = await browser.askCode('redis-away@example.com');
