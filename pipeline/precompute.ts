@@ -2,12 +2,12 @@
 // live one when complete. Work is spread over worker threads, one per core; the main thread writes to LMDB.
 import { TZDATA_VERSION } from './zoneRules.js';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import type { StoredPlace } from './catalog/catalogFile.js';
-import { readCatalog } from './catalog/catalogFile.js';
 import { defaultMadhab, defaultMethodId } from './countryDefaults.js';
 import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, methodById, type Madhab } from './methods.js';
 import { zoneFor } from './methodZones.js';
+import { choosePlaces, PrecomputeError } from './placeChoice.js';
+import { placeAt, type JobPlace, type PlaceColumns } from './placeColumns.js';
+import { startPipelineWorker } from './pipelineWorker.js';
 import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
 import { currentBuild, directorySize, removeOldBuilds, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
 
@@ -39,33 +39,11 @@ export interface PrecomputeSummary extends Progress {
   removedBuilds: string[];
 }
 
-const QUICK_LARGEST_CITIES = 1000;
+export { PrecomputeError, selectPlaces } from './placeChoice.js';
+
 const JOBS_PER_MESSAGE = 16;
 const MAX_QUEUED_WRITES = 4000;
 const WORKER_OLD_GENERATION_MB = 96;
-
-export class PrecomputeError extends Error {}
-
-export function selectPlaces(places: readonly StoredPlace[], scope: string): StoredPlace[] {
-  const byPopulation = () => [...places].filter((p) => p.type === 'city').sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
-  if (scope === 'all') return [...places];
-  if (scope === 'quick') {
-    const districts = places.filter((p) => p.type === 'district');
-    return [...districts, ...byPopulation().slice(0, QUICK_LARGEST_CITIES)];
-  }
-  const top = /^top:(\d+)$/.exec(scope);
-  if (top) return byPopulation().slice(0, Number(top[1]));
-  if (scope.startsWith('places:')) {
-    const ids = scope.slice('places:'.length).split(',');
-    const found = places.filter((p) => ids.includes(p.id));
-    const missing = ids.filter((id) => !found.some((p) => p.id === id));
-    if (missing.length) throw new PrecomputeError(`no catalog place with id ${missing.join(', ')}`);
-    return found;
-  }
-  const countries = scope.split(',').map((c) => c.trim().toUpperCase());
-  if (countries.every((c) => /^[A-Z]{2}$/.test(c))) return places.filter((p) => countries.includes(p.country));
-  throw new PrecomputeError(`--scope must be all, quick, top:N, places:<id>,<id> or country codes like TR,DE; not "${scope}"`);
-}
 
 function chosen<T extends string>(option: string, all: readonly T[], what: string): T[] | 'default' {
   if (option === 'default') return 'default';
@@ -77,16 +55,17 @@ function chosen<T extends string>(option: string, all: readonly T[], what: strin
 }
 
 /** The job's zone, for a method that computes a zone's places at the zone's point (methodZones.ts). */
-const zoneOf = (method: string, place: StoredPlace): { zone?: string } => {
+const zoneOf = (method: string, place: JobPlace): { zone?: string } => {
   const zone = zoneFor(methodById(method), place);
   return zone ? { zone: zone.code } : {};
 };
 
 /** The jobs of a run, place by place; generated as the workers ask for them, so a run never holds them all. */
-export function* planJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): Generator<PrecomputeJob> {
+export function* planJobs(places: PlaceColumns, options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): Generator<PrecomputeJob> {
   const methods = chosen(options.methods, METHOD_IDS, 'method');
   const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
-  for (const place of places) {
+  for (let i = 0; i < places.ids.length; i++) {
+    const place = placeAt(places, i);
     for (const method of methods === 'default' ? [defaultMethodId(place.country)] : methods) {
       for (const madhab of madhabs === 'default' ? [defaultMadhab(place.country)] : madhabs) {
         for (const year of options.years) {
@@ -107,24 +86,18 @@ export function* planJobs(places: readonly StoredPlace[], options: Pick<Precompu
 }
 
 /** How many jobs planJobs gives (checking the options as it does). */
-export function countJobs(places: readonly StoredPlace[], options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): number {
+export function countJobs(places: PlaceColumns, options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): number {
   const methods = chosen(options.methods, METHOD_IDS, 'method');
   const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
-  return places.length * (methods === 'default' ? 1 : methods.length) * (madhabs === 'default' ? 1 : madhabs.length) * options.years.length;
+  return places.ids.length * (methods === 'default' ? 1 : methods.length) * (madhabs === 'default' ? 1 : madhabs.length) * options.years.length;
 }
 
 export async function precompute(options: PrecomputeOptions): Promise<PrecomputeSummary> {
-  let catalog = readCatalog(options.dataDir);
-  if (!catalog) throw new PrecomputeError(`no catalog under ${options.dataDir}; build it first: npm run cli -- catalog build`);
   if (options.years.some((y) => !Number.isInteger(y) || y < 1900 || y > 2100)) throw new PrecomputeError('years must be 1900 to 2100');
-  const catalogBuiltAt = catalog.builtAt;
-  let places: StoredPlace[] | undefined = selectPlaces(catalog.places, options.scope);
-  const placeCount = places.length;
+  const { catalogBuiltAt, places } = await choosePlaces(options.dataDir, options.scope);
+  const placeCount = places.ids.length;
   const jobCount = countJobs(places, options);
   const jobs = planJobs(places, options);
-  // The rest of the catalog (search index, spatial order) is not needed: let it go before the workers start.
-  catalog = undefined;
-  places = undefined;
   const live = currentBuild(options.dataDir);
   // Leftovers of runs that never finished (and builds older than the live one) go before a new one starts.
   removeOldBuilds(options.dataDir, new Set(live ? [live] : []));
@@ -133,20 +106,14 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
   const started = performance.now();
   const progress: Progress = { done: 0, total: jobCount, days: 0, seconds: 0 };
   const workerCount = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(jobCount / JOBS_PER_MESSAGE)));
-  // Workers run TypeScript through tsx like the main thread (see precomputeWorkerEntry.mjs).
   // A worker's garbage is short-lived (a year's days, encoded and sent); a bounded old generation keeps the process's
   // resident memory down without costing time.
-  const workers = Array.from(
-    { length: workerCount },
-    () => new Worker(new URL('./precomputeWorkerEntry.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB } }),
+  const workers = await Promise.all(
+    Array.from({ length: workerCount }, () =>
+      startPipelineWorker(new URL('./precomputeWorker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB } }),
+    ),
   );
-  // Only the latest write is kept: LMDB commits in order, so when it is done so are all before it. Results are not
-  // held: each is queued for writing as it comes and dropped.
-  let lastWrite: Promise<unknown> = Promise.resolve();
-  let writeError: unknown;
-  const failed = (error: unknown) => {
-    writeError ??= error;
-  };
+  // Results are not held: each is queued for writing as it comes (the writer gathers a few MB per transaction).
   try {
     await Promise.all(
       workers.map(
@@ -165,15 +132,19 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
             worker.on('message', async (results: PrecomputeResult[]) => {
               inFlight--;
               for (const r of results) {
-                lastWrite = writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
-                lastWrite.catch(failed);
+                writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
                 progress.days += r.days;
               }
               progress.done += results.length;
               progress.seconds = (performance.now() - started) / 1000;
               options.onProgress?.(progress);
-              if (writer.queued > MAX_QUEUED_WRITES) await lastWrite.catch(failed);
-              if (writeError !== undefined) return reject(writeError);
+              if (writer.queued > MAX_QUEUED_WRITES) {
+                try {
+                  await writer.committed();
+                } catch (error) {
+                  return reject(error);
+                }
+              }
               if (send()) inFlight++;
               if (inFlight === 0) resolve();
             });
@@ -183,8 +154,7 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
           }),
       ),
     );
-    await lastWrite;
-    if (writeError !== undefined) throw writeError;
+    await writer.committed();
   } catch (error) {
     await Promise.all(workers.map((w) => w.terminate()));
     await writer.abort();

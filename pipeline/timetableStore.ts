@@ -99,8 +99,21 @@ function openEnvironment(dir: string, readOnly: boolean): { root: RootDatabase; 
   return { root, days: root.openDB<Buffer, string>({ name: 'days', encoding: 'binary', compression: { threshold: 1000 } }) };
 }
 
+/**
+ * Records are given to LMDB a batch at a time, all in one event turn, so that a batch is one transaction. Each
+ * transaction copies the tree pages the one before it wrote, reading them back through LMDB's map, and the kernel maps
+ * the neighbouring pages it has cached with each such read (fault-around): with a transaction per handful of records,
+ * most of the store being written became resident in this process (the full default precompute: 850 MB of file pages
+ * for a 1.3 GB store). With about 4 MB a transaction the written pages stay out of the process.
+ */
+const BATCH_BYTES = 4 * 1024 ** 2;
+
 export class TimetableWriter {
-  private pending = 0;
+  private batch: { key: string; bytes: Buffer }[] = [];
+  private batchBytes = 0;
+  private uncommitted = 0;
+  private lastCommit: Promise<unknown> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
   private constructor(
     readonly dataDir: string,
     readonly name: string,
@@ -118,14 +131,40 @@ export class TimetableWriter {
     return new TimetableWriter(dataDir, name, root, days);
   }
 
-  /** Queues a write; resolves when it is committed. Callers await now and then to bound what is queued. */
-  put(key: string, bytes: Buffer): Promise<boolean> {
-    this.pending++;
-    return this.days.put(key, bytes).finally(() => this.pending--);
+  /** Queues a record; `committed()` says when it is written. Callers await that now and then to bound what is queued. */
+  put(key: string, bytes: Buffer): void {
+    this.batch.push({ key, bytes });
+    this.batchBytes += bytes.byteLength;
+    if (this.batchBytes >= BATCH_BYTES) this.startBatch();
   }
 
+  private startBatch(): void {
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.uncommitted += batch.length;
+    let last: Promise<unknown> = this.lastCommit;
+    for (const { key, bytes } of batch) last = this.days.put(key, bytes);
+    this.lastCommit = last.then(
+      () => {
+        this.uncommitted -= batch.length;
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+      },
+    );
+  }
+
+  /** Records queued and not yet committed. */
   get queued(): number {
-    return this.pending;
+    return this.uncommitted + this.batch.length;
+  }
+
+  /** Resolves when every record queued so far is committed (LMDB commits in order); rejects if a write failed. */
+  async committed(): Promise<void> {
+    if (this.batch.length) this.startBatch();
+    await this.lastCommit;
+    if (this.failure) throw this.failure.error;
   }
 
   get directory(): string {
@@ -134,6 +173,7 @@ export class TimetableWriter {
 
   /** Writes the meta record, flushes, and makes this build the live one. */
   async finish(meta: StoreMeta): Promise<void> {
+    await this.committed();
     await this.root.put(META_KEY, meta);
     await this.root.flushed;
     await this.root.close();
@@ -141,6 +181,7 @@ export class TimetableWriter {
   }
 
   async abort(): Promise<void> {
+    await this.lastCommit;
     await this.root.close();
     rmSync(this.directory, { recursive: true, force: true });
   }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { methodById } from '../pipeline/methods.js';
 import { planJobs, selectPlaces } from '../pipeline/precompute.js';
+import { placeColumns } from '../pipeline/placeColumns.js';
 import { storedYear } from '../pipeline/storedYear.js';
 import { dataDirFrom } from '../server/process/config.js';
 
@@ -18,7 +19,7 @@ const catalog = readCatalog(dataDirFrom());
 if (!catalog) throw new Error('no catalog under DATA_DIR; build it first: npm run cli -- catalog build');
 const YEAR = 2026;
 // Every 7th place of the scope, as bench:precompute samples it.
-const jobs = [...planJobs(selectPlaces(catalog.places, args.scope), { years: [YEAR], methods: 'default', madhabs: 'default' })].filter((_, i) => i % 7 === 0);
+const jobs = [...planJobs(placeColumns(selectPlaces(catalog.places, args.scope)), { years: [YEAR], methods: 'default', madhabs: 'default' })].filter((_, i) => i % 7 === 0);
 const params = CalculationMethod.MuslimWorldLeague();
 
 function adhanRate(ms: number): number {

@@ -20,7 +20,7 @@ import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
 import { bundleLocation } from '../../pipeline/bundleLocation.js';
-import { bundleForThread } from './httpWorkerBundle.js';
+import { bundleForThread } from '../../pipeline/threadBundle.js';
 
 const RESTART_AFTER_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
@@ -175,7 +175,7 @@ async function shareCatalog(): Promise<SharedCatalog | undefined> {
 }
 
 /**
- * The serving threads' code compiled into one JavaScript file (httpWorkerBundle.ts): a thread that loads it needs no
+ * The serving threads' code compiled into one JavaScript file (pipeline/threadBundle.ts): a thread that loads it needs no
  * module-hooks thread of its own. Should that fail, each thread loads the TypeScript through tsx, as before.
  */
 async function threadEntry(): Promise<URL> {

@@ -1,6 +1,6 @@
-// The serving threads' code as one JavaScript file, compiled once per process by the primary. Under Node 20 a worker
-// that loads TypeScript through tsx starts a module-hooks thread of its own (a second V8 isolate with tsx and its
-// transforms: about 33 MB resident per serving thread, measured in BENCHMARKS.md, issue 18); a worker that loads
+// A worker thread's code (the serving threads', the precompute's) as one JavaScript file, compiled once per process.
+// Under Node 20 a worker that loads TypeScript through tsx starts a module-hooks thread of its own (a second V8 isolate
+// with tsx and its transforms: about 33 MB resident per thread, measured in BENCHMARKS.md, issue 18); a worker that loads
 // plain JavaScript needs none. esbuild (the one tsx itself runs) compiles the thread's modules into one file in the
 // temporary directory, packages left as they are, imported by their resolved paths; every module keeps its own
 // `import.meta.url`, so files read beside the sources (assets, tz data, examples) are found where they are.
@@ -34,7 +34,7 @@ interface Plugin {
 
 const OWN_RESOLUTION = Symbol('esbuild resolves this one');
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function esbuildOfTsx(): Esbuild {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
