@@ -124,7 +124,7 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
  * sunDayOffset keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
  */
 export function twilightsReachedOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions, fajr: boolean, isha: boolean): number {
-  if (o.method.solarModel === 'dailyAt0hUT' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || o.ishaInterval !== 0 && isha) {
+  if (o.method.solarModel === 'dailyAt0hUT' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || (o.ishaInterval !== 0 && isha)) {
     const e = solarEvents(latitude, longitude, date, o);
     return (fajr && Number.isFinite(e.fajr) ? 1 : 0) | (isha && Number.isFinite(e.isha) ? 2 : 0);
   }
