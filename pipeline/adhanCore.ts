@@ -215,6 +215,22 @@ function monthDays(year: number, month: number): number {
   return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
+/**
+ * Whether adhanTimes with pure angles (portions Infinity, not Moonsighting) gives a finite fajr (bit 1) and isha
+ * (bit 2) for `fajrAngle` and `ishaAngle` (isha by angle), each only when asked for, without computing the rest of that day: with
+ * infinite portions adhan's safe bound is an invalid date, so those times are exactly the twilight hour angles'
+ * instants (NaN where the sun does not reach the angle). The high-latitude check asks this after the day's own
+ * adhanTimes, whose solar day and twilight hour angles it finds remembered.
+ */
+export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
+  const solar = solarTime(year, month, day, latitude, longitude);
+  const midnight = solar.midnight;
+  let reached = 0;
+  if (fajr && !Number.isNaN(utcDate(solar.morningTwilight(fajrAngle), midnight))) reached |= 1;
+  if (isha && !Number.isNaN(utcDate(solar.eveningTwilight(ishaAngle), midnight))) reached |= 2;
+  return reached;
+}
+
 /** `new PrayerTimes(new Coordinates(latitude, longitude), <local noon of year-month-day>, parameters)`, as numbers. */
 export function adhanTimes(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters): AdhanTimes {
   const m0 = month - 1;

@@ -11,7 +11,7 @@
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from './calendarDate.js';
 import { PRAYERS, type Prayer, type RoundingMode } from './methods.js';
-import { solarEvents, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
+import { solarEvents, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
 const MAX_DECLINATION = 24.5;
@@ -107,9 +107,10 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
   let estimated = 0;
 
   if (run.checkFajr || run.checkIsha) {
-    const pure = solarEvents(latitude, longitude, date, run.pureOptions);
-    const fajrUnreached = run.checkFajr && !finite(pure.fajr);
-    const ishaUnreached = run.checkIsha && !finite(pure.isha);
+    // Only whether the pure angles are reached: not a second day of events.
+    const reached = twilightsReachedOn(latitude, longitude, date, run.pureOptions, run.checkFajr, run.checkIsha);
+    const fajrUnreached = run.checkFajr && !(reached & 1);
+    const ishaUnreached = run.checkIsha && !(reached & 2);
     if (fajrUnreached) estimated |= ESTIMATED_BIT.fajr;
     if (ishaUnreached) estimated |= ESTIMATED_BIT.isha;
     if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {

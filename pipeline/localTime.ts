@@ -32,6 +32,11 @@ export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest'
   return whole * MINUTE_MS - offset;
 }
 
+/** ZoneOffsets.roundToMinuteAs's modes. */
+export const ROUND_NEAREST = 0;
+export const ROUND_UP = 1;
+export const ROUND_DOWN = 2;
+
 /**
  * One zone's offsets read in runs (a place's days, in order): the interval between transitions of the last lookup is
  * kept, so an instant in it costs two comparisons. Gives what offsetSeconds and roundToLocalMinute give.
@@ -63,6 +68,22 @@ export class ZoneOffsets {
     const minutes = (ms + offset) / MINUTE_MS;
     const whole = mode === 'nearest' ? Math.round(minutes) : mode === 'up' ? Math.ceil(minutes) : Math.floor(minutes);
     return whole * MINUTE_MS - offset;
+  }
+
+  /**
+   * roundToMinute with the mode as a number (ROUND_NEAREST, ROUND_UP, ROUND_DOWN), the current interval's offset read
+   * inline: what a run of days calls for each of its instants.
+   */
+  roundToMinuteAs(ms: number, mode: number): number {
+    const offset = ms >= this.from && ms < this.to ? this.offset : this.offsetMs(ms);
+    const minutes = (ms + offset) / MINUTE_MS;
+    return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) * MINUTE_MS - offset;
+  }
+
+  /** roundToMinute(ms, 'nearest'). */
+  nearestMinute(ms: number): number {
+    const offset = ms >= this.from && ms < this.to ? this.offset : this.offsetMs(ms);
+    return Math.round((ms + offset) / MINUTE_MS) * MINUTE_MS - offset;
   }
 
   /** localEpochDay(ms, zone). */

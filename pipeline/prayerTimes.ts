@@ -3,7 +3,7 @@
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { ZoneOffsets } from './localTime.js';
+import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, ZoneOffsets } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
@@ -146,15 +146,18 @@ const ESTIMATED_TIME_BITS = Uint8Array.from({ length: 128 }, (_, events) => esti
 /** What a run's days share, worked out once per run: the method's adjustments and rounding per prayer. */
 interface RunConstants {
   adjustmentMs: Float64Array;
-  rounding: ('nearest' | 'up' | 'down')[];
+  /** ROUND_NEAREST, ROUND_UP or ROUND_DOWN per prayer. */
+  rounding: Uint8Array;
   nightStartBit: number;
   nightFromSunset: boolean;
 }
 
+const ROUNDING_MODE = { nearest: ROUND_NEAREST, up: ROUND_UP, down: ROUND_DOWN } as const;
+
 function runConstants(method: MethodDefinition): RunConstants {
   return {
     adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
-    rounding: PRAYERS.map((p) => method.rounding?.[p] ?? 'nearest'),
+    rounding: Uint8Array.from(PRAYERS, (p) => ROUNDING_MODE[method.rounding?.[p] ?? 'nearest']),
     nightStartBit: method.nightFromSunset ? ESTIMATED_BIT.sunset : ESTIMATED_BIT.maghrib,
     nightFromSunset: method.nightFromSunset === true,
   };
@@ -162,7 +165,7 @@ function runConstants(method: MethodDefinition): RunConstants {
 
 /** A prayer's event with the method's fixed adjustment, rounded to the local minute as the method rounds it. */
 function adjustedMinute(k: RunConstants, zone: ZoneOffsets, prayer: number, t: number): number {
-  return zone.roundToMinute(t + k.adjustmentMs[prayer], k.rounding[prayer]);
+  return zone.roundToMinuteAs(t + k.adjustmentMs[prayer], k.rounding[prayer]);
 }
 
 /** Day i of the run into the series: the prayers, the estimated bits, and with `tomorrow` the extras. */
@@ -181,22 +184,22 @@ function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, t
   // Extras come from the astronomical events, without the method's fixed adjustments.
   if (tomorrow !== undefined) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      values[6 * count + i] = zone.roundToMinute(e.sunrise + 15 * MINUTE_MS);
+      values[6 * count + i] = zone.nearestMinute(e.sunrise + 15 * MINUTE_MS);
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      values[7 * count + i] = zone.roundToMinute(e.dhuhr - 5 * MINUTE_MS);
+      values[7 * count + i] = zone.nearestMinute(e.dhuhr - 5 * MINUTE_MS);
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      values[8 * count + i] = zone.roundToMinute(e.sunset - 20 * MINUTE_MS);
+      values[8 * count + i] = zone.nearestMinute(e.sunset - 20 * MINUTE_MS);
       extras |= 4;
     }
     if (!(estimated & k.nightStartBit) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
       const start = k.nightFromSunset ? e.sunset : e.maghrib;
       const night = tomorrow.events.fajr - start;
-      values[9 * count + i] = zone.roundToMinute(start + night / 2);
-      values[10 * count + i] = zone.roundToMinute(start + (night * 2) / 3);
+      values[9 * count + i] = zone.nearestMinute(start + night / 2);
+      values[10 * count + i] = zone.nearestMinute(start + (night * 2) / 3);
       extras |= 8 | 16;
     }
   }

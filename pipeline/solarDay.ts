@@ -10,7 +10,7 @@ import {
   Rounding,
 } from 'adhan';
 import { addDays, type CalendarDate } from './calendarDate.js';
-import { adhanTimes, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
+import { adhanTimes, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
@@ -115,6 +115,22 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
   const e = solarEventsOn(latitude, longitude, addDays(date, offset), o);
   const shift = offset * DAY_MS;
   return { fajr: e.fajr - shift, sunrise: e.sunrise - shift, dhuhr: e.dhuhr - shift, asr: e.asr - shift, sunset: e.sunset - shift, maghrib: e.maghrib - shift, isha: e.isha - shift };
+}
+
+/**
+ * Whether solarEvents(latitude, longitude, date, o) with pure-angle options `o` has a finite fajr (bit 1; only asked
+ * with `fajr`) and isha (bit 2; with `isha`, isha by angle), without the rest of the day where adhanCore can tell
+ * (adhan's model with the polar circle unresolved: the twilight hour angles alone decide; the whole-day shift of
+ * sunDayOffset keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
+ */
+export function twilightsReachedOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions, fajr: boolean, isha: boolean): number {
+  if (o.method.solarModel === 'dailyAt0hUT' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || (o.ishaInterval !== 0 && isha)) {
+    const e = solarEvents(latitude, longitude, date, o);
+    return (fajr && Number.isFinite(e.fajr) ? 1 : 0) | (isha && Number.isFinite(e.isha) ? 2 : 0);
+  }
+  const offset = o.method.sunDayOffset ?? 0;
+  const d = offset === 0 ? date : addDays(date, offset);
+  return twilightsReached(latitude, longitude, d.year, d.month, d.day, o.method.fajrAngle, o.method.ishaAngle ?? 0, fajr, isha);
 }
 
 function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
