@@ -32,7 +32,7 @@ export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest'
   return whole * MINUTE_MS - offset;
 }
 
-/** ZoneOffsets.roundToMinuteAs's modes. */
+/** ZoneOffsets.roundToMinute's modes. */
 export const ROUND_NEAREST = 0;
 export const ROUND_UP = 1;
 export const ROUND_DOWN = 2;
@@ -62,28 +62,14 @@ export class ZoneOffsets {
     return this.offset;
   }
 
-  /** roundToLocalMinute(ms, zone, mode). */
-  roundToMinute(ms: number, mode: 'nearest' | 'up' | 'down' = 'nearest'): number {
-    const offset = this.offsetMs(ms);
-    const minutes = (ms + offset) / MINUTE_MS;
-    const whole = mode === 'nearest' ? Math.round(minutes) : mode === 'up' ? Math.ceil(minutes) : Math.floor(minutes);
-    return whole * MINUTE_MS - offset;
-  }
-
   /**
-   * roundToMinute with the mode as a number (ROUND_NEAREST, ROUND_UP, ROUND_DOWN), the current interval's offset read
-   * inline: what a run of days calls for each of its instants.
+   * roundToLocalMinute(ms, zone, mode), the mode as a number (ROUND_NEAREST, ROUND_UP, ROUND_DOWN) and the current
+   * interval's offset read inline: a run of days calls this for each of its instants.
    */
-  roundToMinuteAs(ms: number, mode: number): number {
+  roundToMinute(ms: number, mode: number = ROUND_NEAREST): number {
     const offset = ms >= this.from && ms < this.to ? this.offset : this.offsetMs(ms);
     const minutes = (ms + offset) / MINUTE_MS;
     return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) * MINUTE_MS - offset;
-  }
-
-  /** roundToMinute(ms, 'nearest'). */
-  nearestMinute(ms: number): number {
-    const offset = ms >= this.from && ms < this.to ? this.offset : this.offsetMs(ms);
-    return Math.round((ms + offset) / MINUTE_MS) * MINUTE_MS - offset;
   }
 
   /** localEpochDay(ms, zone). */

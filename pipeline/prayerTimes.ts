@@ -165,7 +165,7 @@ function runConstants(method: MethodDefinition): RunConstants {
 
 /** A prayer's event with the method's fixed adjustment, rounded to the local minute as the method rounds it. */
 function adjustedMinute(k: RunConstants, zone: ZoneOffsets, prayer: number, t: number): number {
-  return zone.roundToMinuteAs(t + k.adjustmentMs[prayer], k.rounding[prayer]);
+  return zone.roundToMinute(t + k.adjustmentMs[prayer], k.rounding[prayer]);
 }
 
 /** Day i of the run into the series: the prayers, the estimated bits, and with `tomorrow` the extras. */
@@ -184,22 +184,22 @@ function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, t
   // Extras come from the astronomical events, without the method's fixed adjustments.
   if (tomorrow !== undefined) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      values[6 * count + i] = zone.nearestMinute(e.sunrise + 15 * MINUTE_MS);
+      values[6 * count + i] = zone.roundToMinute(e.sunrise + 15 * MINUTE_MS);
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      values[7 * count + i] = zone.nearestMinute(e.dhuhr - 5 * MINUTE_MS);
+      values[7 * count + i] = zone.roundToMinute(e.dhuhr - 5 * MINUTE_MS);
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      values[8 * count + i] = zone.nearestMinute(e.sunset - 20 * MINUTE_MS);
+      values[8 * count + i] = zone.roundToMinute(e.sunset - 20 * MINUTE_MS);
       extras |= 4;
     }
     if (!(estimated & k.nightStartBit) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
       const start = k.nightFromSunset ? e.sunset : e.maghrib;
       const night = tomorrow.events.fajr - start;
-      values[9 * count + i] = zone.nearestMinute(start + night / 2);
-      values[10 * count + i] = zone.nearestMinute(start + (night * 2) / 3);
+      values[9 * count + i] = zone.roundToMinute(start + night / 2);
+      values[10 * count + i] = zone.roundToMinute(start + (night * 2) / 3);
       extras |= 8 | 16;
     }
   }
