@@ -9,7 +9,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { degreesToRadians, julianDayOfDate, normalizeToScale, radiansToDegrees, sunOfDate, unwindAngle, type SunOfDate } from './adhanSunOfDate.js';
+import { degreesToRadians, normalizeToScale, radiansToDegrees, sunOfEpochDay, unwindAngle, type SunOfDate } from './adhanSunOfDate.js';
+import { epochDayOf } from './calendarDate.js';
 
 // adhan's Astronomical, for the Moonsighting Committee's seasonal twilight only (no method uses it by default).
 const esmDir = path.join(path.dirname(createRequire(import.meta.url).resolve('adhan')), '..', 'esm');
@@ -21,6 +22,7 @@ const { dayOfYear } = (await import(pathToFileURL(path.join(esmDir, 'DateUtils.j
 const MAX_TIME_MS = 8.64e15;
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /** What `new Date(ms).getTime()` gives: TimeClip. */
 function clip(ms: number): number {
@@ -73,8 +75,9 @@ class SolarTime {
     readonly latitude: number,
     readonly longitude: number,
   ) {
-    this.midnight = Date.UTC(year, month - 1, day);
-    const sun = sunOfDate(julianDayOfDate(year, month, day));
+    const epochDay = epochDayOf(year, month, day);
+    this.midnight = epochDay * DAY_MS;
+    const sun = sunOfEpochDay(epochDay, year, month, day);
     this.sun = sun;
     this.sinLatitude = Math.sin(degreesToRadians(latitude));
     this.cosLatitude = Math.cos(degreesToRadians(latitude));
@@ -123,7 +126,7 @@ class SolarTime {
   morningTwilight(angle: number): number {
     if (angle !== this.morningAngle) {
       this.morningAngle = angle;
-      this.morningHours = this.hourAngle(-1 * angle, Math.sin(degreesToRadians(-1 * angle)), false);
+      this.morningHours = this.hourAngle(-1 * angle, sinOfDepression(angle), false);
     }
     return this.morningHours;
   }
@@ -132,7 +135,7 @@ class SolarTime {
   eveningTwilight(angle: number): number {
     if (angle !== this.eveningAngle) {
       this.eveningAngle = angle;
-      this.eveningHours = this.hourAngle(-1 * angle, Math.sin(degreesToRadians(-1 * angle)), true);
+      this.eveningHours = this.hourAngle(-1 * angle, sinOfDepression(angle), true);
     }
     return this.eveningHours;
   }
@@ -144,6 +147,19 @@ class SolarTime {
     const angle = radiansToDegrees(Math.atan(1.0 / inverse));
     return this.hourAngle(angle, Math.sin(degreesToRadians(angle)), true);
   }
+}
+
+// A run of days asks for the same two or three twilight angles every day: their sines are kept.
+const depressionSines = new Map<number, number>();
+
+/** Math.sin(degreesToRadians(−angle)), the sine adhan's hour angle takes for a twilight `angle` degrees below. */
+function sinOfDepression(angle: number): number {
+  let sine = depressionSines.get(angle);
+  if (sine === undefined) {
+    if (depressionSines.size > 64) depressionSines.clear();
+    depressionSines.set(angle, (sine = Math.sin(degreesToRadians(-1 * angle))));
+  }
+  return sine;
 }
 
 /** MathUtils.quadrantShiftAngle. */

@@ -77,6 +77,19 @@ function newSunOfDate(julianDay: number): SunOfDate {
 const byJulianDay = new Map<number, SunOfDate>();
 const LIMIT = 4096;
 
+// By epoch day, for the dates a precompute walks (1900–2100 and a margin): an array read, not a Map's hashing of a
+// double. Each is sunOfDate(julianDayOfDate(…)) of its date.
+const EPOCH_DAY_BASE = -25_567 - 400; // 1900-01-01, less a margin
+const EPOCH_DAYS = 74_000;
+const byEpochDay = new Array<SunOfDate | undefined>(EPOCH_DAYS).fill(undefined);
+
+/** sunOfDate(julianDayOfDate(year, month, day)), where `epochDay` is that date's. */
+export function sunOfEpochDay(epochDay: number, year: number, month: number, day: number): SunOfDate {
+  const i = epochDay - EPOCH_DAY_BASE;
+  if (!(i >= 0 && i < EPOCH_DAYS)) return sunOfDate(julianDayOfDate(year, month, day));
+  return (byEpochDay[i] ??= sunOfDate(julianDayOfDate(year, month, day)));
+}
+
 export function sunOfDate(julianDay: number): SunOfDate {
   let sun = byJulianDay.get(julianDay);
   if (sun === undefined) {
