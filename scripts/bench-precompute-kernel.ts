@@ -5,7 +5,6 @@
 // computation alone, beside bench:precompute's ratio of the whole run.
 //
 // Usage: node --import tsx scripts/bench-precompute-kernel.ts [--scope top:20000] [--rounds 5]
-import { CalculationMethod, Coordinates, PrayerTimes } from 'adhan';
 import { parseArgs } from 'node:util';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { methodById } from '../pipeline/methods.js';
@@ -13,6 +12,7 @@ import { planJobs, selectPlaces } from '../pipeline/precompute.js';
 import { placeColumns } from '../pipeline/placeColumns.js';
 import { storedYear } from '../pipeline/storedYear.js';
 import { dataDirFrom } from '../server/process/config.js';
+import { adhanPlaceDaysPerSecond } from './adhanRate.js';
 
 const { values: args } = parseArgs({ options: { scope: { type: 'string', default: 'top:20000' }, rounds: { type: 'string', default: '5' } } });
 const catalog = readCatalog(dataDirFrom());
@@ -20,20 +20,8 @@ if (!catalog) throw new Error('no catalog under DATA_DIR; build it first: npm ru
 const YEAR = 2026;
 // Every 7th place of the scope, as bench:precompute samples it.
 const jobs = [...planJobs(placeColumns(selectPlaces(catalog.places, args.scope)), { years: [YEAR], methods: 'default', madhabs: 'default' })].filter((_, i) => i % 7 === 0);
-const params = CalculationMethod.MuslimWorldLeague();
 
-function adhanRate(ms: number): number {
-  let days = 0;
-  let sink = 0;
-  const started = performance.now();
-  for (let p = 0; performance.now() - started < ms; p = (p + 1) % jobs.length) {
-    const coordinates = new Coordinates(jobs[p].latitude, jobs[p].longitude);
-    for (let d = 0; d < 365; d++) sink += new PrayerTimes(coordinates, new Date(YEAR, 0, 1 + d, 12), params).isha.getTime();
-    days += 365;
-  }
-  if (sink === 42) console.log('');
-  return days / ((performance.now() - started) / 1000);
-}
+const adhanRate = (ms: number): number => adhanPlaceDaysPerSecond({ places: jobs, year: YEAR, seconds: ms / 1000 });
 
 function oursRate(ms: number): number {
   let days = 0;

@@ -1,19 +1,22 @@
 // The precompute, timed against plain adhan-js in the same run: place-days per second of the precompute over all its
 // workers, against adhan-js's PrayerTimes computing the same places' days on one core (measured before and after the
-// precompute, on this process's thread), times the workers. Also the total time, store size and the main process's
+// precompute, on this process's thread), times the workers; beside it adhan-js on every core at once (how this
+// machine scales). Also the total time, store size and the main process's
 // peak resident memory. Into BENCH_DATA_DIR (default: a new temporary directory holding a copy of DATA_DIR's
 // catalog), which keeps the store for `bench:lookup`'s memory measurement.
 //
 // Usage: npm run bench:precompute [-- --scope all|quick|top:N|TR,DE --years Y[,Y] --workers N --adhan-seconds S]
 // The default is the full default precompute (every place, this year and next: a few minutes on 2 cores);
 // `--scope top:20000 --years 2026` takes well under a minute.
-import { CalculationMethod, Coordinates, PrayerTimes } from 'adhan';
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogPath, readCatalog } from '../pipeline/catalog/catalogFile.js';
-import { precompute, progressReporter, selectPlaces } from '../pipeline/precompute.js';
+import { catalogPath } from '../pipeline/catalog/catalogFile.js';
+import { choosePlaces } from '../pipeline/placeChoice.js';
+import { startPipelineWorker } from '../pipeline/pipelineWorker.js';
+import { precompute, progressReporter } from '../pipeline/precompute.js';
+import { adhanPlaceDaysPerSecond, type AdhanRateInput } from './adhanRate.js';
 import { dataDirFrom } from '../server/process/config.js';
 
 const { values: args } = parseArgs({
@@ -35,35 +38,32 @@ const thisYear = new Date().getUTCFullYear();
 const years = args.years ? args.years.split(',').map(Number) : [thisYear, thisYear + 1];
 const workers = args.workers ? Number(args.workers) : availableParallelism();
 
-/** adhan-js's PrayerTimes (Muslim World League, its defaults) over the places' days, on this thread, for `seconds`. */
-function adhanPlaceDaysPerSecond(places: { latitude: number; longitude: number }[], seconds: number): number {
-  const params = CalculationMethod.MuslimWorldLeague();
-  let placeDays = 0;
-  let sink = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  for (let p = 0; performance.now() < deadline; p = (p + 1) % places.length) {
-    const coordinates = new Coordinates(places[p].latitude, places[p].longitude);
-    for (let day = 0; day < 365; day++) {
-      const t = new PrayerTimes(coordinates, new Date(years[0], 0, 1 + day, 12), params);
-      sink += t.fajr.getTime() + t.sunrise.getTime() + t.dhuhr.getTime() + t.asr.getTime() + t.maghrib.getTime() + t.isha.getTime();
-    }
-    placeDays += 365;
-  }
-  if (sink === 42) console.log('');
-  return placeDays / ((performance.now() - started) / 1000);
+/** adhan-js's PrayerTimes on every core at once: one thread per worker of the precompute, their rates summed. */
+async function adhanOnAllCores(input: AdhanRateInput): Promise<number> {
+  const threads = await Promise.all(Array.from({ length: workers }, () => startPipelineWorker(new URL('./adhanRate.ts', import.meta.url), { workerData: { adhanRate: input } })));
+  const rates = await Promise.all(threads.map((t) => new Promise<number>((resolve, reject) => t.once('message', resolve).once('error', reject))));
+  await Promise.all(threads.map((t) => t.terminate()));
+  return rates.reduce((a, b) => a + b, 0);
 }
 
-// Every 7th place of the scope, so that the sample spans its latitudes like the precompute does; only their
-// coordinates are kept, so that this process's catalog does not count in the precompute's peak memory.
-const sample = selectPlaces(readCatalog(target)!.places, args.scope)
-  .filter((_, i) => i % 7 === 0)
-  .map((p) => ({ latitude: p.latitude, longitude: p.longitude }));
-const adhanSeconds = Number(args['adhan-seconds']);
-const adhanBefore = adhanPlaceDaysPerSecond(sample, adhanSeconds);
+// Every 7th place of the scope, so that the sample spans its latitudes like the precompute does; chosen as the
+// precompute chooses them (in a thread of their own), so that no catalog of this script's counts in the peak.
+const { places: chosen } = await choosePlaces(target, args.scope);
+const sample = Array.from({ length: Math.ceil(chosen.ids.length / 7) }, (_, i) => ({ latitude: chosen.latitudes[i * 7], longitude: chosen.longitudes[i * 7] }));
+const adhanInput: AdhanRateInput = { places: sample, year: years[0], seconds: Number(args['adhan-seconds']) };
+const adhanBefore = adhanPlaceDaysPerSecond(adhanInput);
 
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
+/** Resident memory now (kB from /proc/self/status): the process's own (anonymous) and file pages (the node binary, LMDB's map). */
+function resident(): { anon: number; file: number } {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { anon: kb('RssAnon'), file: kb('RssFile') };
+}
+let peak = resident();
+const sampler = setInterval(() => {
+  const now = resident();
+  if (now.anon + now.file > peak.anon + peak.file) peak = now;
+}, 200);
 const summary = await precompute({
   dataDir: target,
   years,
@@ -74,8 +74,11 @@ const summary = await precompute({
   onProgress: progressReporter(process.stderr),
 });
 clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage().rss);
-const adhanAfter = adhanPlaceDaysPerSecond(sample, adhanSeconds);
+// The kernel's own high-water mark catches a peak between two samples.
+const highWater = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+const adhanAfter = adhanPlaceDaysPerSecond(adhanInput);
+// The machine's own scaling: what adhan-js gets from every core at once (shared caches, a host's neighbours).
+const adhanAllCores = await adhanOnAllCores(adhanInput);
 
 const rate = summary.days / summary.seconds;
 const adhanMean = (adhanBefore + adhanAfter) / 2;
@@ -87,7 +90,10 @@ console.log(
     `  adhan-js PrayerTimes on one core: ${fmt(adhanBefore)} place-days/s before, ${fmt(adhanAfter)} after\n` +
     `  ratio: ${(rate / (adhanMean * workers)).toFixed(2)}x adhan-js per core (precompute over ${workers} workers / (adhan one core × ${workers}); ` +
     `${(rate / (adhanBefore * workers)).toFixed(2)}–${(rate / (adhanAfter * workers)).toFixed(2)} with either adhan measurement)\n` +
+    `  adhan-js on ${workers} cores at once: ${fmt(adhanAllCores)} place-days/s (${(adhanAllCores / adhanMean).toFixed(2)}x its one core); ` +
+    `the precompute against that: ${(rate / adhanAllCores).toFixed(2)}x\n` +
     `  store ${(summary.storeBytes / 1e9).toFixed(3)} GB (${(summary.storeBytes / summary.done / 1024).toFixed(1)} KiB a place-year)\n` +
-    `  peak resident memory of the main process ${(peakRss / 1e6).toFixed(0)} MB\n` +
+    `  peak resident memory of the process ${(highWater / 1e6).toFixed(0)} MB (its high-water mark); at the sampled peak ` +
+    `${((peak.anon + peak.file) / 1e6).toFixed(0)} MB: ${(peak.anon / 1e6).toFixed(0)} MB its own, ${(peak.file / 1e6).toFixed(0)} MB file pages\n` +
     `  data directory: ${target}`,
 );
