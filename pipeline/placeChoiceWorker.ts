@@ -11,7 +11,11 @@ try {
   if (!catalog) {
     send({ error: `no catalog under ${dataDir}; build it first: npm run cli -- catalog build`, operator: true });
   } else {
-    const places = placeColumns(selectPlaces(catalog.places, scope));
+    // In the store's key order (a key starts with the place's id and a slash), whatever the scope chose them by: the
+    // writer then appends (timetableStore.ts), and reads back no pages it wrote long before.
+    const keyOf = (p: { id: string }) => `${p.id}/`;
+    const byKey = selectPlaces(catalog.places, scope).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const places = placeColumns(byKey);
     send({ catalogBuiltAt: catalog.builtAt, places }, columnBuffers(places));
   }
 } catch (error) {

@@ -60,15 +60,21 @@ const zoneOf = (method: string, place: JobPlace): { zone?: string } => {
   return zone ? { zone: zone.code } : {};
 };
 
-/** The jobs of a run, place by place; generated as the workers ask for them, so a run never holds them all. */
+/**
+ * The jobs of a run, place by place; generated as the workers ask for them, so a run never holds them all. For places
+ * in key order (as placeChoice.ts gives them), the jobs come in the store's key order too, and the writer appends.
+ */
 export function* planJobs(places: PlaceColumns, options: Pick<PrecomputeOptions, 'years' | 'methods' | 'madhabs'>): Generator<PrecomputeJob> {
-  const methods = chosen(options.methods, METHOD_IDS, 'method');
-  const madhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
+  const chosenMethods = chosen(options.methods, METHOD_IDS, 'method');
+  const chosenMadhabs = chosen<Madhab>(options.madhabs, MADHABS, 'madhab');
+  const methods = chosenMethods === 'default' ? chosenMethods : [...chosenMethods].sort();
+  const madhabs = chosenMadhabs === 'default' ? chosenMadhabs : [...chosenMadhabs].sort();
+  const years = [...options.years].sort((a, b) => a - b);
   for (let i = 0; i < places.ids.length; i++) {
     const place = placeAt(places, i);
     for (const method of methods === 'default' ? [defaultMethodId(place.country)] : methods) {
       for (const madhab of madhabs === 'default' ? [defaultMadhab(place.country)] : madhabs) {
-        for (const year of options.years) {
+        for (const year of years) {
           yield {
             key: timetableKey(place.id, method, madhab, year),
             latitude: place.latitude,
@@ -113,17 +119,31 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
       startPipelineWorker(new URL('./precomputeWorker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB } }),
     ),
   );
-  // Results are not held: each is queued for writing as it comes (the writer gathers a few MB per transaction).
+  // Results are written in the order the jobs were sent (the store's key order), a batch as soon as those before it
+  // are: two workers finish out of turn, so a finished batch may wait for at most a few others (never more than the
+  // batches in flight). The writer gathers a few MB per transaction.
+  let nextBatch = 0;
+  let nextToWrite = 0;
+  const finished = new Map<number, PrecomputeResult[]>();
+  const writeFinished = (): void => {
+    for (let results = finished.get(nextToWrite); results !== undefined; results = finished.get(nextToWrite)) {
+      finished.delete(nextToWrite++);
+      for (const r of results) writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
+    }
+  };
   try {
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
+            // The batches this worker has been sent and not answered, oldest first: it answers them in turn.
+            const sent: number[] = [];
             const send = () => {
               const batch: PrecomputeJob[] = [];
               for (let r = jobs.next(); !r.done; r = jobs.next()) if (batch.push(r.value) === JOBS_PER_MESSAGE) break;
               if (batch.length === 0) return false;
               worker.postMessage(batch);
+              sent.push(nextBatch++);
               return true;
             };
             let inFlight = 0;
@@ -131,10 +151,9 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
             worker.on('exit', (code) => code !== 0 && reject(new Error(`precompute worker exited with ${code}`)));
             worker.on('message', async (results: PrecomputeResult[]) => {
               inFlight--;
-              for (const r of results) {
-                writer.put(r.key, Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
-                progress.days += r.days;
-              }
+              finished.set(sent.shift()!, results);
+              writeFinished();
+              for (const r of results) progress.days += r.days;
               progress.done += results.length;
               progress.seconds = (performance.now() - started) / 1000;
               options.onProgress?.(progress);

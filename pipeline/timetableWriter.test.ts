@@ -1,5 +1,6 @@
-// The store's writer gathers records into transactions of a few MB (timetableStore.ts): every record must land,
-// in batches and in the partial batch at the end, and `queued` must count what is not yet committed.
+// The store's writer gathers records into transactions of a few MB and appends those that come in key order
+// (timetableStore.ts): every record must land, in batches and in the partial batch at the end, in order or not, and
+// `queued` must count what is not yet committed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,10 +14,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const record = (i: number): Buffer => Buffer.alloc(3000 + (i % 500), i % 251);
 
 describe('TimetableWriter', () => {
-  it('writes every record of several batches and of the last, partial one', async () => {
+  it('writes every record of several batches and of the last, partial one, appended or inserted', async () => {
     const writer = TimetableWriter.create(dir);
     const count = 3001; // about 10 MB: two full batches of 4 MB and a partial one
-    for (let i = 0; i < count; i++) writer.put(`p${String(i).padStart(5, '0')}/m/shafi/2026`, record(i));
+    // In key order but for every tenth record, which comes after the nine that follow it (an insert between appends).
+    const order = Array.from({ length: count }, (_, i) => (i % 10 === 0 ? Math.min(i + 9, count - 1) : i % 10 === 9 ? i - 9 : i));
+    expect(new Set(order).size).toBe(count);
+    for (const i of order) writer.put(`p${String(i).padStart(5, '0')}/m/shafi/2026`, record(i));
     expect(writer.queued).toBe(count);
     await writer.committed();
     expect(writer.queued).toBe(0);
