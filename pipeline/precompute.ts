@@ -157,7 +157,8 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
               progress.done += results.length;
               progress.seconds = (performance.now() - started) / 1000;
               options.onProgress?.(progress);
-              if (writer.queued > MAX_QUEUED_WRITES) {
+              // A failed write stops the run at once, as does a backlog (waiting for it says whether a write failed).
+              if (writer.failed || writer.queued > MAX_QUEUED_WRITES) {
                 try {
                   await writer.committed();
                 } catch (error) {

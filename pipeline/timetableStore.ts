@@ -174,6 +174,11 @@ export class TimetableWriter {
     return this.uncommitted + this.batch.length;
   }
 
+  /** Whether a write has failed (the run should stop: committed() throws the error). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** Resolves when every record queued so far is committed (LMDB commits in order); rejects if a write failed. */
   async committed(): Promise<void> {
     if (this.batch.length) this.startBatch();
