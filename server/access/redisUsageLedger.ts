@@ -6,6 +6,7 @@
 // try it at all, and does what LIMITS_ON_REDIS_FAILURE says: `local` counts in this server's shared table (exact
 // across its threads, starting from the counts Redis last returned) and merges those units back into Redis when it
 // answers again, before counting there; `open` lets requests through uncounted; `closed` refuses them with 503.
+// A count whose answer was lost may have run on Redis too: the merge takes back what it counted (usageTally.ts).
 // A background probe (and the connection's `ready`) brings it back; each change is logged once.
 import type { Redis } from 'ioredis';
 import { redisKeys } from '../accounts/redisKeys.js';
@@ -16,7 +17,8 @@ import { emptyUsage, monthOf, quotaDecision, rollOver, type PlanQuota, type Quot
 import type { SharedUsage } from './sharedUsage.js';
 import { UsageBacklog, type BacklogEntry } from './usageBacklog.js';
 import type { UsageLedger } from './usageLedger.js';
-import { countOnRedis, mergeIntoRedis, REFUSALS, withUsageScripts, type CountReply, type UsageScripts } from './usageScripts.js';
+import { countOnRedis, mergeIntoRedis, readTally, REFUSALS, withUsageScripts, type CountReply, type UsageScripts } from './usageScripts.js';
+import { UsageTally } from './usageTally.js';
 
 /** LIMITS_ON_REDIS_FAILURE (process/config.ts reads it): what counting does while Redis cannot be used. */
 export type OnRedisFailure = 'local' | 'open' | 'closed';
@@ -48,6 +50,8 @@ export class RedisUsageLedger implements UsageLedger {
   /** Whether this ledger has counted on Redis since it started (the first connection is not a "return"). */
   private wasOnRedis = false;
   private readonly backlog = new UsageBacklog();
+  /** What Redis confirmed counting for this ledger, to tell what it counted of lost answers (not kept for `open`). */
+  private readonly tally = new UsageTally();
   private recovering: Promise<void> | undefined;
   private readonly probe: NodeJS.Timeout;
   private closed = false;
@@ -94,14 +98,17 @@ export class RedisUsageLedger implements UsageLedger {
   private async countOnRedis(accountId: string, plan: PlanQuota, now: number, requests: number): Promise<QuotaDecision> {
     let reply: CountReply;
     try {
-      reply = await countOnRedis(this.redis, accountId, plan.perMinute, plan.perMonth, requests);
+      reply = await countOnRedis(this.redis, accountId, plan.perMinute, plan.perMonth, requests, this.tally.field);
     } catch (error) {
-      // Not counted on Redis (or, after a timeout, perhaps counted there too: see docs/fleet.md).
+      // Perhaps counted on Redis all the same (killed before it answered, or an answer past the timeout): decided
+      // here, and settled once Redis answers again. With `open` the request goes through, so Redis's count stands.
       this.leaveRedis(error);
+      if (this.onFailure !== 'open') this.tally.lose(accountId, utcDay(now));
       return this.countWithoutRedis(accountId, plan, now, requests);
     }
     const [refusal, monthCount, windowStart, windowCount, redisNow] = reply;
     const usage: Usage = { month: monthOf(redisNow), monthCount, windowStart, windowCount };
+    if (this.onFailure !== 'open') this.tally.confirm(accountId, usage.month, refusal === 0 ? requests : 0);
     if (this.onFailure !== 'closed') this.keep(accountId, usage);
     return quotaDecision(usage, plan, redisNow, REFUSALS[refusal]);
   }
@@ -171,8 +178,14 @@ export class RedisUsageLedger implements UsageLedger {
   private async mergeBacklog(): Promise<void> {
     if (this.onRedis || this.closed) return;
     let merged = 0;
+    let lostAnswersCounted = 0;
     try {
       await this.redis.ping();
+      // What Redis counted of the answers it never gave was decided here too (counted, or refused): taken back.
+      lostAnswersCounted += await this.tally.settle(
+        (accountId) => readTally(this.redis, accountId, this.tally.field),
+        (accountId, day, units) => this.backlog.add(accountId, day, -units),
+      );
       // Requests keep being counted here while a batch is merged; the loop ends with nothing left, and the switch to
       // Redis happens in the same tick, so no unit is left behind.
       while (!this.backlog.empty) {
@@ -184,7 +197,7 @@ export class RedisUsageLedger implements UsageLedger {
       return; // the probe tries again
     }
     this.onRedis = true;
-    if (this.wasOnRedis) log('warn', 'limits_redis_back', { ledger: this.name, mergedUnits: merged });
+    if (this.wasOnRedis) log('warn', 'limits_redis_back', { ledger: this.name, mergedUnits: merged, lostAnswersCounted });
     else if (merged > 0) log('warn', 'limits_on_redis', { ledger: this.name, mergedUnits: merged });
     this.wasOnRedis = true;
   }

@@ -20,6 +20,7 @@ export class UsageBacklog {
   private readonly idPrefix = randomBytes(6).toString('hex');
   private sequence = 0;
 
+  /** Units counted here; negative for units Redis counted that were decided here (usageTally.ts). */
   add(accountId: string, day: string, units: number): void {
     const key = `${accountId} ${day}`;
     this.counted.set(key, (this.counted.get(key) ?? 0) + units);
@@ -40,6 +41,7 @@ export class UsageBacklog {
   /** What the next merge sends: the unconfirmed entries again, and everything counted since, with new ids. */
   take(): BacklogEntry[] {
     for (const [key, units] of this.counted) {
+      if (units === 0) continue; // a correction that cancelled what was counted (usageTally.ts)
       const space = key.indexOf(' ');
       this.unconfirmed.push({ accountId: key.slice(0, space), day: key.slice(space + 1), units, mergeId: `${this.idPrefix}-${(++this.sequence).toString(36)}` });
     }
