@@ -177,7 +177,8 @@ describe('publishing over HTTP', () => {
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(http.address() as { port: number }).port}/bundles`;
   });
-  afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
+  // A follower's keep-alive connection (or a download it gave up) would hold close() for ever: ended here.
+  afterAll(() => new Promise<void>((resolve) => http.close(() => resolve()).closeAllConnections()));
 
   it('PUTs the files, then the manifest, then the pointer; a server with an http STORE_URL follows', async () => {
     const name = await build([ISTANBUL, KADIKOY]);
