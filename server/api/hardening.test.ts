@@ -81,6 +81,19 @@ describe('the local day where the transit falls near midnight (finding 3)', () =
   });
 });
 
+describe('longitude −180, the meridian 180', () => {
+  // Every date failed with these methods at exactly −180° (adhan put asr a day after dhuhr there): a 500.
+  it.each(['ummAlQura', 'singapore', 'algeria', 'muslimWorldLeague'])('method=%s: 200, the times of 180°', async (method) => {
+    for (const tz of ['Etc/GMT+12', 'Pacific/Funafuti']) {
+      const query = `lat=0&tz=${encodeURIComponent(tz)}&method=${method}&date=2026-03-01`;
+      const west = await get(`/api/v1/times?lon=-180&${query}`);
+      const east = await get(`/api/v1/times?lon=180&${query}`);
+      expect(west.status, tz).toBe(200);
+      expect(west.body.times).toEqual(east.body.times);
+    }
+  });
+});
+
 describe('a local date that does not exist (finding 4)', () => {
   it('is a 400 naming the zone', async () => {
     const { status, body } = await get('/api/v1/times?lat=-13.83&lon=-171.76&tz=Pacific%2FApia&date=2011-12-30');
