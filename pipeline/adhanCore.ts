@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { degreesToRadians, normalizeToScale, radiansToDegrees, sunOfEpochDay, unwindAngle, type SunOfDate } from './adhanSunOfDate.js';
-import { epochDayOf } from './calendarDate.js';
+import { epochDayOf, fromEpochDay } from './calendarDate.js';
 
 // adhan's Astronomical, for the Moonsighting Committee's seasonal twilight only (no method uses it by default).
 const esmDir = path.join(path.dirname(createRequire(import.meta.url).resolve('adhan')), '..', 'esm');
@@ -69,18 +69,22 @@ class SolarTime {
   private eveningHours = NaN;
 
   constructor(
-    readonly year: number,
-    readonly month: number,
-    readonly day: number,
+    /** Days since 1970-01-01 of the UTC date. */
+    readonly epochDay: number,
     readonly latitude: number,
     readonly longitude: number,
   ) {
-    const epochDay = epochDayOf(year, month, day);
     this.midnight = epochDay * DAY_MS;
-    const sun = sunOfEpochDay(epochDay, year, month, day);
+    const sun = sunOfEpochDay(epochDay);
     this.sun = sun;
-    this.sinLatitude = Math.sin(degreesToRadians(latitude));
-    this.cosLatitude = Math.cos(degreesToRadians(latitude));
+    // A run of days is at one latitude: its sine and cosine are kept.
+    if (latitude !== lastLatitude) {
+      lastLatitude = latitude;
+      lastSinLatitude = Math.sin(degreesToRadians(latitude));
+      lastCosLatitude = Math.cos(degreesToRadians(latitude));
+    }
+    this.sinLatitude = lastSinLatitude;
+    this.cosLatitude = lastCosLatitude;
     this.westLongitude = longitude * -1;
     this.approxTransit = approximateTransit(longitude, sun.siderealTime, sun.rightAscension);
     this.transit = this.correctedTransit();
@@ -149,6 +153,10 @@ class SolarTime {
   }
 }
 
+let lastLatitude = NaN;
+let lastSinLatitude = NaN;
+let lastCosLatitude = NaN;
+
 // A run of days asks for the same two or three twilight angles every day: their sines are kept.
 const depressionSines = new Map<number, number>();
 
@@ -184,13 +192,13 @@ function approximateTransit(longitude: number, siderealTime: number, rightAscens
 const RECENT = 8;
 const recent: (SolarTime | undefined)[] = new Array(RECENT);
 let recentNext = 0;
-function solarTime(year: number, month: number, day: number, latitude: number, longitude: number): SolarTime {
+function solarTime(epochDay: number, latitude: number, longitude: number): SolarTime {
   // Newest first: a run asks for the day it just computed as tomorrow.
   for (let k = 1, i = recentNext - 1; k <= RECENT; k++, i--) {
     const s = recent[i < 0 ? i + RECENT : i];
-    if (s !== undefined && s.day === day && s.month === month && s.year === year && s.latitude === latitude && s.longitude === longitude) return s;
+    if (s !== undefined && s.epochDay === epochDay && s.latitude === latitude && s.longitude === longitude) return s;
   }
-  const s = new SolarTime(year, month, day, latitude, longitude);
+  const s = new SolarTime(epochDay, latitude, longitude);
   recent[recentNext] = s;
   recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
   return s;
@@ -223,13 +231,6 @@ export interface AdhanTimes {
 }
 
 const HIGH_LATITUDE_THRESHOLD = 55;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number of days in a month. */
-function monthDays(year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-}
 
 /**
  * Whether adhanTimes with pure angles (portions Infinity, not Moonsighting) gives a finite fajr (bit 1) and isha
@@ -239,7 +240,7 @@ function monthDays(year: number, month: number): number {
  * adhanTimes, whose solar day and twilight hour angles it finds remembered.
  */
 export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
-  const solar = solarTime(year, month, day, latitude, longitude);
+  const solar = solarTime(epochDayOf(year, month, day), latitude, longitude);
   const midnight = solar.midnight;
   let reached = 0;
   if (fajr && !Number.isNaN(utcDate(solar.morningTwilight(fajrAngle), midnight))) reached |= 1;
@@ -249,16 +250,33 @@ export function twilightsReached(latitude: number, longitude: number, year: numb
 
 /** `new PrayerTimes(new Coordinates(latitude, longitude), <local noon of year-month-day>, parameters)`, as numbers. */
 export function adhanTimes(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters): AdhanTimes {
-  const m0 = month - 1;
-  const solar = solarTime(year, month, day, latitude, longitude);
+  const e = scratch;
+  adhanTimesInto(e, 0, latitude, longitude, epochDayOf(year, month, day), p);
+  return { fajr: e[0], sunrise: e[1], dhuhr: e[2], asr: e[3], sunset: e[4], maghrib: e[5], isha: e[6] };
+}
+
+const scratch = new Float64Array(7);
+
+/** Where adhanTimesInto writes each time, from `at`. */
+export const FAJR = 0;
+export const SUNRISE = 1;
+export const DHUHR = 2;
+export const ASR = 3;
+export const SUNSET = 4;
+export const MAGHRIB = 5;
+export const ISHA = 6;
+
+/**
+ * adhanTimes of the UTC date `epochDay` (days since 1970-01-01) into out[at + FAJR … at + ISHA], without an object:
+ * the precompute's day loop keeps two days' times in one array.
+ */
+export function adhanTimesInto(out: Float64Array, at: number, latitude: number, longitude: number, epochDay: number, p: AdhanParameters): void {
+  const solar = solarTime(epochDay, latitude, longitude);
   const midnight = solar.midnight;
   const dhuhrTime = utcDate(solar.transit, midnight);
   const sunriseTime = utcDate(solar.sunrise, midnight);
   const sunsetTime = utcDate(solar.sunset, midnight);
-  // The next date, without an array or a Date.
-  const lastDay = day === monthDays(year, month);
-  const tomorrowMonth = !lastDay ? month : month === 12 ? 1 : month + 1;
-  const tomorrow = solarTime(lastDay && month === 12 ? year + 1 : year, tomorrowMonth, lastDay ? 1 : day + 1, latitude, longitude);
+  const tomorrow = solarTime(epochDay + 1, latitude, longitude);
   const asrTime = utcDate(solar.afternoon(p.shadowLength), midnight);
   const tomorrowSunrise = utcDate(tomorrow.sunrise, tomorrow.midnight);
   const night = (tomorrowSunrise - sunsetTime) / 1000;
@@ -267,7 +285,7 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
   if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) fajrTime = addSeconds(sunriseTime, -(night / 7));
   let safeFajr: number;
   if (moonsighting) {
-    safeFajr = Astronomical.seasonAdjustedMorningTwilight(latitude, dayOfYear(new Date(year, m0, day, 12)), year, new Date(sunriseTime)).getTime();
+    safeFajr = Astronomical.seasonAdjustedMorningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunriseTime)).getTime();
   } else {
     safeFajr = addSeconds(sunriseTime, -(p.fajrPortion * night));
   }
@@ -280,7 +298,7 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
     if (moonsighting) {
-      safeIsha = Astronomical.seasonAdjustedEveningTwilight(latitude, dayOfYear(new Date(year, m0, day, 12)), year, new Date(sunsetTime), 'general').getTime();
+      safeIsha = Astronomical.seasonAdjustedEveningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunsetTime), 'general').getTime();
     } else {
       safeIsha = addSeconds(sunsetTime, p.ishaPortion * night);
     }
@@ -291,5 +309,17 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
     const angleBasedMaghrib = utcDate(solar.eveningTwilight(p.maghribAngle), midnight);
     if (sunsetTime < angleBasedMaghrib && ishaTime > angleBasedMaghrib) maghribTime = angleBasedMaghrib;
   }
-  return { fajr: fajrTime, sunrise: sunriseTime, dhuhr: dhuhrTime, asr: asrTime, sunset: sunsetTime, maghrib: maghribTime, isha: ishaTime };
+  out[at + FAJR] = fajrTime;
+  out[at + SUNRISE] = sunriseTime;
+  out[at + DHUHR] = dhuhrTime;
+  out[at + ASR] = asrTime;
+  out[at + SUNSET] = sunsetTime;
+  out[at + MAGHRIB] = maghribTime;
+  out[at + ISHA] = ishaTime;
+}
+
+/** adhan's dayOfYear of the date's local noon (its Moonsighting seasons read it), as PrayerTimes builds that Date. */
+function dayOfYearOf(epochDay: number): number {
+  const { year, month, day } = fromEpochDay(epochDay);
+  return dayOfYear(new Date(year, month - 1, day, 12));
 }

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fromEpochDay } from './calendarDate.js';
 
 interface AdhanSolarCoordinates {
   declination: number;
@@ -84,10 +85,16 @@ const EPOCH_DAYS = 74_000;
 const byEpochDay = new Array<SunOfDate | undefined>(EPOCH_DAYS).fill(undefined);
 
 /** sunOfDate(julianDayOfDate(year, month, day)), where `epochDay` is that date's. */
-export function sunOfEpochDay(epochDay: number, year: number, month: number, day: number): SunOfDate {
+export function sunOfEpochDay(epochDay: number): SunOfDate {
   const i = epochDay - EPOCH_DAY_BASE;
-  if (!(i >= 0 && i < EPOCH_DAYS)) return sunOfDate(julianDayOfDate(year, month, day));
-  return (byEpochDay[i] ??= sunOfDate(julianDayOfDate(year, month, day)));
+  if (i >= 0 && i < EPOCH_DAYS) {
+    const sun = byEpochDay[i];
+    if (sun !== undefined) return sun;
+  }
+  const { year, month, day } = fromEpochDay(epochDay);
+  const sun = sunOfDate(julianDayOfDate(year, month, day));
+  if (i >= 0 && i < EPOCH_DAYS) byEpochDay[i] = sun;
+  return sun;
 }
 
 export function sunOfDate(julianDay: number): SunOfDate {

@@ -141,6 +141,41 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
 }
 
 /**
+ * Whether resolveDay would keep a day's events as they are and estimate none, for a run whose twilights are always
+ * reached (neither checkFajr nor checkIsha): the events (FAJR … ISHA of adhanCore, from `at`) exist, asr falls in the
+ * afternoon, fajr and isha keep their distance from sunrise and maghrib, and the prayers are in order; each test is
+ * resolveDay's own expression. The precompute's day loop asks this first and calls resolveDay only when it is false.
+ */
+export function keptAsTheyAre(e: Float64Array, at: number, run: ResolutionRun): boolean {
+  const adjustmentMs = run.adjustmentMs;
+  const gapMs = run.gapMs;
+  const fajr = e[at];
+  const sunrise = e[at + 1];
+  const dhuhr = e[at + 2];
+  const asr = e[at + 3];
+  const sunset = e[at + 4];
+  const maghrib = e[at + 5];
+  const isha = e[at + 6];
+  const adjustedAsr = asr + adjustmentMs[3];
+  const adjustedDhuhr = dhuhr + adjustmentMs[2];
+  const adjustedMaghrib = maghrib + adjustmentMs[4];
+  if (!(adjustedAsr - adjustedDhuhr >= MINUTE_MS && adjustedMaghrib - adjustedAsr >= MINUTE_MS)) return false;
+  if (fajr > sunrise + (adjustmentMs[1] - adjustmentMs[0]) - gapMs[1]) return false;
+  if (isha < maghrib + (adjustmentMs[4] - adjustmentMs[5]) + gapMs[5]) return false;
+  if (!(finite(fajr) && finite(sunrise) && finite(dhuhr) && finite(asr) && finite(sunset) && finite(maghrib) && finite(isha))) return false;
+  const adjustedFajr = fajr + adjustmentMs[0];
+  const adjustedSunrise = sunrise + adjustmentMs[1];
+  const adjustedIsha = isha + adjustmentMs[5];
+  return (
+    adjustedSunrise - adjustedFajr >= gapMs[1] &&
+    adjustedDhuhr - adjustedSunrise >= gapMs[2] &&
+    adjustedAsr - adjustedDhuhr >= gapMs[3] &&
+    adjustedMaghrib - adjustedAsr >= gapMs[4] &&
+    adjustedIsha - adjustedMaghrib >= gapMs[5]
+  );
+}
+
+/**
  * Fajr at least a minute before sunrise and isha at least a minute after maghrib. The night-portion rule bounds
  * fajr and isha by a fraction of the night, and where the night is only minutes long (or, for tehran and jafari,
  * maghrib waits for the sun to sink 4°) that bound can reach sunrise or maghrib: the time moves by the needed

@@ -1,9 +1,11 @@
 import { CalculationParameters, Coordinates, HighLatitudeRule, PrayerTimes, Rounding } from 'adhan';
+import { find as zonesAt } from 'geo-tz';
 import { describe, expect, it } from 'vitest';
 import { addDays, type CalendarDate } from './calendarDate.js';
 import { dayRecord } from './dayRecord.js';
 import { METHOD_IDS, methodById, TIME_NAMES, type Madhab } from './methods.js';
-import { computeDay, computeTimetable, type TimetableQuery } from './prayerTimes.js';
+import { daysInYear } from './timetableCodec.js';
+import { computeDay, computeSeries, computeTimetable, type TimetableQuery } from './prayerTimes.js';
 
 const MINUTE = 60_000;
 const date = (s: string): CalendarDate => {
@@ -348,5 +350,42 @@ describe('local days far from UTC', () => {
         expect(localDateOf(day.times[name], tz)).toBe(iso);
       }
     }
+  });
+});
+
+describe('the plain days (taken straight from adhanCore) against the general path', () => {
+  // A grid from 62° S to 62° N around the world, with the zones geo-tz gives (the sea's Etc/GMT zones included), and
+  // places where the zone is far from solar time or odd: the date line, half and quarter hours, Ramadan's DST.
+  const places: [number, number, string][] = [];
+  const at = (latitude: number, longitude: number): [number, number, string] => [latitude, longitude, zonesAt(latitude, longitude)[0]];
+  for (let lat = -62; lat <= 62; lat += 15.5) for (let lon = -179.5; lon < 180; lon += 60) places.push(at(lat, lon));
+  places.push(at(1.8721, -157.4278), at(-13.8333, -171.7667), at(-43.9535, -176.5597), at(-31.5553, 159.0821), at(27.7172, 85.324), at(33.5731, -7.5898), at(35.6892, 51.389), at(52.52, 13.405), at(59.33, 18.07));
+  // A zone far from the longitude's solar time, as a query may name it: the transit near local midnight (12 −
+  // longitude / 15 + offset near 0 or 24 hours), where the solar day's guess misses and the general path finds the day.
+  for (const [lon, tz] of [
+    [-180, 'Pacific/Tarawa'], [180, 'Pacific/Fiji'], [0, 'Pacific/Kiritimati'], [-120, 'Asia/Tokyo'], [170, 'America/Adak'],
+    [100, 'America/Los_Angeles'], [-60, 'Asia/Kolkata'], [180, 'UTC'], [-179.8, 'UTC'], [0, 'Etc/GMT+12'], [0.3, 'Etc/GMT-12'],
+    [30, 'Pacific/Kiritimati'], [29.5, 'Pacific/Honolulu'], [15, 'Pacific/Pago_Pago'],
+  ] as const) {
+    places.push([0, lon, tz], [30, lon, tz]);
+  }
+  const year = 2026;
+  const first: CalendarDate = { year, month: 1, day: 1 };
+
+  it.each(METHOD_IDS.map((id) => [id]))('%s: both madhabs, every day of a year, the same series', (id) => {
+    const method = methodById(id);
+    let days = 0;
+    for (const [latitude, longitude, timeZone] of places) {
+      for (const madhab of ['shafi', 'hanafi'] as Madhab[]) {
+        const q: TimetableQuery = { latitude, longitude, timeZone, method, madhab };
+        const plain = computeSeries(q, first, daysInYear(year), true);
+        const general = computeSeries(q, first, daysInYear(year), true, false);
+        expect(plain.values, `${latitude},${longitude} ${madhab}`).toEqual(general.values);
+        expect(plain.estimated).toEqual(general.estimated);
+        expect(plain.extras).toEqual(general.extras);
+        days += plain.count;
+      }
+    }
+    expect(days).toBe(places.length * 2 * 365);
   });
 });

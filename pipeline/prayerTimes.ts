@@ -1,13 +1,14 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
+import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, type AdhanParameters } from './adhanCore.js';
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
-import { ESTIMATED_BIT, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
+import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
 import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, ZoneOffsets } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
-import type { HighLatitudeRuleName } from './solarDay.js';
+import { adhanParametersOf, type HighLatitudeRuleName } from './solarDay.js';
 
 export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
 export type ExtraName = (typeof EXTRA_NAMES)[number];
@@ -55,12 +56,26 @@ function solarEpochDayFor(epochDay: number, longitude: number, zone: ZoneOffsets
   return epochDay - Math.floor(transitLocalHour / 24);
 }
 
+/**
+ * Longitude −180° is the meridian 180°, and is computed as such: at exactly −180° adhan's hour angles put asr a day
+ * after dhuhr, so for some methods no day at all was complete (every date failed with the Umm al-Qura, Singapore and
+ * Algeria methods).
+ */
+function onEastMeridian(q: TimetableQuery): TimetableQuery {
+  return q.longitude === -180 ? { ...q, longitude: 180 } : q;
+}
+
 /** A run of days at one place: the resolution runs for the method's isha interval, and in Ramadan its other one. */
 interface PlaceRun {
   q: TimetableQuery;
   zone: ZoneOffsets;
   usual: ResolutionRun;
   ramadan?: ResolutionRun;
+  /**
+   * adhan's parameters when most days can skip the general path (see solarDayInto): adhan's own model, no horizon,
+   * asr or whole-day change of the method's, one isha interval all year, and twilights reached on every night.
+   */
+  plain?: AdhanParameters;
 }
 
 function resolution(q: TimetableQuery, ishaInterval: number): ResolutionRun {
@@ -74,12 +89,17 @@ function resolution(q: TimetableQuery, ishaInterval: number): ResolutionRun {
 
 function placeRun(q: TimetableQuery): PlaceRun {
   const { method } = q;
-  return {
-    q,
-    zone: new ZoneOffsets(q.timeZone),
-    usual: resolution(q, method.ishaInterval ?? 0),
-    ramadan: method.ishaIntervalInRamadan === undefined ? undefined : resolution(q, method.ishaIntervalInRamadan),
-  };
+  const usual = resolution(q, method.ishaInterval ?? 0);
+  const ramadan = method.ishaIntervalInRamadan === undefined ? undefined : resolution(q, method.ishaIntervalInRamadan);
+  const plain =
+    ramadan === undefined &&
+    !usual.checkFajr &&
+    !usual.checkIsha &&
+    method.solarModel !== 'dailyAt0hUT' &&
+    !method.sunDayOffset &&
+    method.horizon === undefined &&
+    !method.asrShadowAtAsr;
+  return { q, zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
 }
 
 /**
@@ -101,6 +121,36 @@ function solarDay(run: PlaceRun, epochDay: number): ResolvedSolarDay {
   const utcNoon = epochDay * DAY_MS + DAY_MS / 2;
   const noon = utcNoon - zone.offsetMs(utcNoon);
   return Math.abs(other.events.dhuhr - noon) < Math.abs(day.events.dhuhr - noon) ? other : day;
+}
+
+/** Events of a day in the loop's array: adhanCore's FAJR … ISHA from the day's offset, EVENTS numbers a day. */
+const EVENTS = 7;
+
+/**
+ * solarDay(run, epochDay) into events[at + FAJR … at + ISHA], returning its estimated bits. Most days of most places
+ * are taken straight from adhanCore: when the run is plain, the solar date's guess holds (its transit is on the local
+ * date) and resolveDay would keep the events as they are. Any other day goes the general way, so the two cannot
+ * differ (prayerTimes.test.ts compares them over many places, every method, every day of a year).
+ */
+function solarDayInto(run: PlaceRun, epochDay: number, events: Float64Array, at: number): number {
+  const plain = run.plain;
+  if (plain !== undefined) {
+    const { q, zone } = run;
+    const guess = solarEpochDayFor(epochDay, q.longitude, zone);
+    adhanTimesInto(events, at, q.latitude, q.longitude, guess, plain);
+    events[at + MAGHRIB] += (q.method.maghribInterval ?? 0) * MINUTE_MS;
+    if (keptAsTheyAre(events, at, run.usual) && zone.localEpochDay(events[at + DHUHR]) === epochDay) return 0;
+  }
+  const day = solarDay(run, epochDay);
+  const e = day.events;
+  events[at + FAJR] = e.fajr;
+  events[at + SUNRISE] = e.sunrise;
+  events[at + DHUHR] = e.dhuhr;
+  events[at + ASR] = e.asr;
+  events[at + SUNSET] = e.sunset;
+  events[at + MAGHRIB] = e.maghrib;
+  events[at + ISHA] = e.isha;
+  return day.estimated;
 }
 
 /** Which estimated solar event makes each of the seven times estimated. */
@@ -168,36 +218,37 @@ function adjustedMinute(k: RunConstants, zone: ZoneOffsets, prayer: number, t: n
   return zone.roundToMinute(t + k.adjustmentMs[prayer], k.rounding[prayer]);
 }
 
-/** Day i of the run into the series: the prayers, the estimated bits, and with `tomorrow` the extras. */
-function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, today: ResolvedSolarDay, tomorrow?: ResolvedSolarDay): void {
+/**
+ * Day i of the run into the series: the prayers and the estimated bits from the events at `t` in `e` (estimated:
+ * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras.
+ */
+function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, e: Float64Array, t: number, estimated: number, tomorrow: number, tomorrowEstimated: number): void {
   const { values, count } = out;
-  const e = today.events;
-  values[i] = adjustedMinute(k, zone, 0, e.fajr);
-  values[count + i] = adjustedMinute(k, zone, 1, e.sunrise);
-  values[2 * count + i] = adjustedMinute(k, zone, 2, e.dhuhr);
-  values[3 * count + i] = adjustedMinute(k, zone, 3, e.asr);
-  values[4 * count + i] = adjustedMinute(k, zone, 4, e.maghrib);
-  values[5 * count + i] = adjustedMinute(k, zone, 5, e.isha);
-  const estimated = today.estimated;
+  values[i] = adjustedMinute(k, zone, 0, e[t + FAJR]);
+  values[count + i] = adjustedMinute(k, zone, 1, e[t + SUNRISE]);
+  values[2 * count + i] = adjustedMinute(k, zone, 2, e[t + DHUHR]);
+  values[3 * count + i] = adjustedMinute(k, zone, 3, e[t + ASR]);
+  values[4 * count + i] = adjustedMinute(k, zone, 4, e[t + MAGHRIB]);
+  values[5 * count + i] = adjustedMinute(k, zone, 5, e[t + ISHA]);
   out.estimated[i] = ESTIMATED_TIME_BITS[estimated];
   let extras = 0;
   // Extras come from the astronomical events, without the method's fixed adjustments.
-  if (tomorrow !== undefined) {
+  if (tomorrow >= 0) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      values[6 * count + i] = zone.roundToMinute(e.sunrise + 15 * MINUTE_MS);
+      values[6 * count + i] = zone.roundToMinute(e[t + SUNRISE] + 15 * MINUTE_MS);
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      values[7 * count + i] = zone.roundToMinute(e.dhuhr - 5 * MINUTE_MS);
+      values[7 * count + i] = zone.roundToMinute(e[t + DHUHR] - 5 * MINUTE_MS);
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      values[8 * count + i] = zone.roundToMinute(e.sunset - 20 * MINUTE_MS);
+      values[8 * count + i] = zone.roundToMinute(e[t + SUNSET] - 20 * MINUTE_MS);
       extras |= 4;
     }
-    if (!(estimated & k.nightStartBit) && !(tomorrow.estimated & ESTIMATED_BIT.fajr)) {
-      const start = k.nightFromSunset ? e.sunset : e.maghrib;
-      const night = tomorrow.events.fajr - start;
+    if (!(estimated & k.nightStartBit) && !(tomorrowEstimated & ESTIMATED_BIT.fajr)) {
+      const start = k.nightFromSunset ? e[t + SUNSET] : e[t + MAGHRIB];
+      const night = e[tomorrow + FAJR] - start;
       values[9 * count + i] = zone.roundToMinute(start + night / 2);
       values[10 * count + i] = zone.roundToMinute(start + (night * 2) / 3);
       extras |= 8 | 16;
@@ -208,10 +259,11 @@ function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, t
 
 /**
  * Times for `count` consecutive local days from `first`, as series. With `withExtras`, each day also gets the extras,
- * which need the next day's fajr.
+ * which need the next day's fajr. `plainDays` false takes every day the general way (solarDayInto), for the test
+ * that holds the two to the same values.
  */
-export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean): DaySeries {
-  q = zonedQuery(q);
+export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean, plainDays = true): DaySeries {
+  q = onEastMeridian(zonedQuery(q));
   const out: DaySeries = {
     first,
     count,
@@ -221,12 +273,18 @@ export function computeSeries(q: TimetableQuery, first: CalendarDate, count: num
   };
   const k = runConstants(q.method);
   const run = placeRun(q);
+  if (!plainDays) run.plain = undefined;
+  // Today's and tomorrow's events, taking turns at offsets 0 and EVENTS: no object per day.
+  const events = new Float64Array(2 * EVENTS);
   let epochDay = toEpochDay(first);
-  let today = solarDay(run, epochDay);
+  let today = 0;
+  let todayEstimated = solarDayInto(run, epochDay, events, today);
   for (let i = 0; i < count; i++) {
-    const tomorrow = withExtras || i + 1 < count ? solarDay(run, epochDay + 1) : undefined;
-    putDay(out, i, k, run.zone, today, withExtras ? tomorrow : undefined);
-    if (tomorrow) today = tomorrow;
+    const tomorrow = EVENTS - today;
+    const tomorrowEstimated = withExtras || i + 1 < count ? solarDayInto(run, epochDay + 1, events, tomorrow) : 0;
+    putDay(out, i, k, run.zone, events, today, todayEstimated, withExtras ? tomorrow : -1, tomorrowEstimated);
+    today = tomorrow;
+    todayEstimated = tomorrowEstimated;
     epochDay++;
   }
   return out;

@@ -77,6 +77,11 @@ function adhanParameters(o: SolarDayOptions): AdhanParameters {
   return p;
 }
 
+/** What adhanCore is called with for these options, kept with them. */
+export function adhanParametersOf(o: SolarDayOptions): AdhanParameters {
+  return (o.adhan ??= adhanParameters(o));
+}
+
 function newAdhanParameters(o: SolarDayOptions): AdhanParameters {
   const m = o.method;
   const fajrAngle = m.fajrAngle;
@@ -139,7 +144,7 @@ function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, 
   let events: SolarEvents;
   if (o.polarResolution === PolarCircleResolution.Unresolved) {
     // adhan's PrayerTimes without its Date objects, the sun's coordinates shared by all places (adhanCore.ts).
-    events = adhanTimes(latitude, longitude, date.year, date.month, date.day, (o.adhan ??= adhanParameters(o)));
+    events = adhanTimes(latitude, longitude, date.year, date.month, date.day, adhanParametersOf(o));
     events.maghrib += maghribInterval * MINUTE_MS;
   } else {
     const t = new PrayerTimes(new Coordinates(latitude, longitude), adhanDate(date), parameters(o));
