@@ -240,7 +240,12 @@ const HIGH_LATITUDE_THRESHOLD = 55;
  * adhanTimes, whose solar day and twilight hour angles it finds remembered.
  */
 export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
-  const solar = solarTime(epochDayOf(year, month, day), latitude, longitude);
+  return twilightsReachedOnEpochDay(latitude, longitude, epochDayOf(year, month, day), fajrAngle, ishaAngle, fajr, isha);
+}
+
+/** twilightsReached of the UTC date `epochDay` (days since 1970-01-01). */
+export function twilightsReachedOnEpochDay(latitude: number, longitude: number, epochDay: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
+  const solar = solarTime(epochDay, latitude, longitude);
   const midnight = solar.midnight;
   let reached = 0;
   if (fajr && !Number.isNaN(utcDate(solar.morningTwilight(fajrAngle), midnight))) reached |= 1;

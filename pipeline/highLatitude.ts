@@ -141,9 +141,9 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
 }
 
 /**
- * Whether resolveDay would keep a day's events as they are and estimate none, for a run whose twilights are always
- * reached (neither checkFajr nor checkIsha): the events (FAJR … ISHA of adhanCore, from `at`) exist, asr falls in the
- * afternoon, fajr and isha keep their distance from sunrise and maghrib, and the prayers are in order; each test is
+ * Whether resolveDay would keep a day's events as they are and estimate none, once its twilights are known to be
+ * reached (or need no check): the events (FAJR … ISHA of adhanCore, from `at`) exist, asr falls in the afternoon,
+ * fajr and isha keep their distance from sunrise and maghrib, and the prayers are in order; each test is
  * resolveDay's own expression. The precompute's day loop asks this first and calls resolveDay only when it is false.
  */
 export function keptAsTheyAre(e: Float64Array, at: number, run: ResolutionRun): boolean {
