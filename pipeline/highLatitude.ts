@@ -163,16 +163,7 @@ export function keptAsTheyAre(e: Float64Array, at: number, run: ResolutionRun): 
   if (fajr > sunrise + (adjustmentMs[1] - adjustmentMs[0]) - gapMs[1]) return false;
   if (isha < maghrib + (adjustmentMs[4] - adjustmentMs[5]) + gapMs[5]) return false;
   if (!(finite(fajr) && finite(sunrise) && finite(dhuhr) && finite(asr) && finite(sunset) && finite(maghrib) && finite(isha))) return false;
-  const adjustedFajr = fajr + adjustmentMs[0];
-  const adjustedSunrise = sunrise + adjustmentMs[1];
-  const adjustedIsha = isha + adjustmentMs[5];
-  return (
-    adjustedSunrise - adjustedFajr >= gapMs[1] &&
-    adjustedDhuhr - adjustedSunrise >= gapMs[2] &&
-    adjustedAsr - adjustedDhuhr >= gapMs[3] &&
-    adjustedMaghrib - adjustedAsr >= gapMs[4] &&
-    adjustedIsha - adjustedMaghrib >= gapMs[5]
-  );
+  return prayersInOrder(fajr, sunrise, dhuhr, asr, maghrib, isha, adjustmentMs, gapMs);
 }
 
 /**
@@ -202,13 +193,18 @@ function keepTwilightApart(events: SolarEvents, adjustmentMs: Float64Array, gapM
  * minute is no asr).
  */
 function inOrder(e: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): boolean {
+  return prayersInOrder(e.fajr, e.sunrise, e.dhuhr, e.asr, e.maghrib, e.isha, adjustmentMs, gapMs);
+}
+
+/** inOrder of the six prayers' events as numbers (the precompute's day loop keeps them in an array). */
+function prayersInOrder(fajrEvent: number, sunriseEvent: number, dhuhrEvent: number, asrEvent: number, maghribEvent: number, ishaEvent: number, adjustmentMs: Float64Array, gapMs: Float64Array): boolean {
   // Written out: this runs for every day computed.
-  const fajr = e.fajr + adjustmentMs[0];
-  const sunrise = e.sunrise + adjustmentMs[1];
-  const dhuhr = e.dhuhr + adjustmentMs[2];
-  const asr = e.asr + adjustmentMs[3];
-  const maghrib = e.maghrib + adjustmentMs[4];
-  const isha = e.isha + adjustmentMs[5];
+  const fajr = fajrEvent + adjustmentMs[0];
+  const sunrise = sunriseEvent + adjustmentMs[1];
+  const dhuhr = dhuhrEvent + adjustmentMs[2];
+  const asr = asrEvent + adjustmentMs[3];
+  const maghrib = maghribEvent + adjustmentMs[4];
+  const isha = ishaEvent + adjustmentMs[5];
   return (
     fajr - -Infinity >= 0 &&
     sunrise - fajr >= gapMs[1] &&
