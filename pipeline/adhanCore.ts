@@ -50,30 +50,33 @@ const SIN_SUN_ALTITUDE = Math.sin(degreesToRadians(SUN_ALTITUDE));
 /**
  * adhan's SolarTime for a date and a place: transit, sunrise and sunset in hours of the UTC date, and its
  * correctedHourAngle for other altitudes. The place's sine and cosine of latitude and the date's sun terms are taken
- * once; every expression is adhan's own, in its order.
+ * once; every expression is adhan's own, in its order. A few are kept and set anew for each date (solarTime below):
+ * a precompute goes through hundreds of millions of dates, and a new object's number fields are each an allocation.
  */
 class SolarTime {
-  readonly midnight: number;
-  readonly sun: SunOfDate;
-  readonly sinLatitude: number;
-  readonly cosLatitude: number;
-  readonly westLongitude: number;
-  readonly approxTransit: number;
-  readonly transit: number;
-  readonly sunrise: number;
-  readonly sunset: number;
+  epochDay = NaN;
+  latitude = NaN;
+  longitude = NaN;
+  midnight = NaN;
+  sun: SunOfDate = sunOfEpochDay(0);
+  sinLatitude = NaN;
+  cosLatitude = NaN;
+  westLongitude = NaN;
+  approxTransit = NaN;
+  transit = NaN;
+  sunrise = NaN;
+  sunset = NaN;
   // The last twilight hour angles asked for: a day is computed twice at high latitudes (with and without the bound).
   private morningAngle = NaN;
   private morningHours = NaN;
   private eveningAngle = NaN;
   private eveningHours = NaN;
 
-  constructor(
-    /** Days since 1970-01-01 of the UTC date. */
-    readonly epochDay: number,
-    readonly latitude: number,
-    readonly longitude: number,
-  ) {
+  /** This becomes the solar day of the UTC date `epochDay` (days since 1970-01-01) at a place. */
+  set(epochDay: number, latitude: number, longitude: number): void {
+    this.epochDay = epochDay;
+    this.latitude = latitude;
+    this.longitude = longitude;
     this.midnight = epochDay * DAY_MS;
     const sun = sunOfEpochDay(epochDay);
     this.sun = sun;
@@ -90,6 +93,8 @@ class SolarTime {
     this.transit = this.correctedTransit();
     this.sunrise = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, false);
     this.sunset = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, true);
+    this.morningAngle = NaN;
+    this.eveningAngle = NaN;
   }
 
   /** Astronomical.correctedTransit. */
@@ -190,18 +195,21 @@ function approximateTransit(longitude: number, siderealTime: number, rightAscens
 // The last few solar days computed (a place's today is its yesterday's tomorrow; a day is often computed twice, with
 // and without the night-portion bound).
 const RECENT = 8;
-const recent: (SolarTime | undefined)[] = new Array(RECENT);
+const recent = Array.from({ length: RECENT }, () => new SolarTime());
 let recentNext = 0;
+// The solar day returned last is never the one set anew: a caller holds at most two at once (today and tomorrow).
+let returned = recent[0];
 function solarTime(epochDay: number, latitude: number, longitude: number): SolarTime {
   // Newest first: a run asks for the day it just computed as tomorrow.
   for (let k = 1, i = recentNext - 1; k <= RECENT; k++, i--) {
     const s = recent[i < 0 ? i + RECENT : i];
-    if (s !== undefined && s.epochDay === epochDay && s.latitude === latitude && s.longitude === longitude) return s;
+    if (s.epochDay === epochDay && s.latitude === latitude && s.longitude === longitude) return (returned = s);
   }
-  const s = new SolarTime(epochDay, latitude, longitude);
-  recent[recentNext] = s;
+  if (recent[recentNext] === returned) recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
+  const s = recent[recentNext];
   recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
-  return s;
+  s.set(epochDay, latitude, longitude);
+  return (returned = s);
 }
 
 export interface AdhanParameters {

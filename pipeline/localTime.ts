@@ -32,10 +32,19 @@ export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest'
   return whole * MINUTE_MS - offset;
 }
 
-/** ZoneOffsets.roundToMinute's modes. */
+/** roundWithOffset's modes. */
 export const ROUND_NEAREST = 0;
 export const ROUND_UP = 1;
 export const ROUND_DOWN = 2;
+
+/**
+ * roundToLocalMinute's arithmetic for an instant whose zone offset is `offset` milliseconds, the mode as a number:
+ * small enough for the compiler to write it out where it is called.
+ */
+export function roundWithOffset(ms: number, mode: number, offset: number): number {
+  const minutes = (ms + offset) / MINUTE_MS;
+  return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) * MINUTE_MS - offset;
+}
 
 /**
  * One zone's offsets read in runs (a place's days, in order): the interval between transitions of the last lookup is
@@ -63,13 +72,12 @@ export class ZoneOffsets {
   }
 
   /**
-   * roundToLocalMinute(ms, zone, mode), the mode as a number (ROUND_NEAREST, ROUND_UP, ROUND_DOWN) and the current
-   * interval's offset read inline: a run of days calls this for each of its instants.
+   * The offset in milliseconds in force from `from` to `to` (instants, `from` ≤ `to`), or NaN when the clocks change
+   * between them (or either is NaN): a day's instants then share one offset, looked up once.
    */
-  roundToMinute(ms: number, mode: number = ROUND_NEAREST): number {
-    const offset = ms >= this.from && ms < this.to ? this.offset : this.offsetMs(ms);
-    const minutes = (ms + offset) / MINUTE_MS;
-    return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) * MINUTE_MS - offset;
+  offsetThroughout(from: number, to: number): number {
+    const offset = this.offsetMs(from);
+    return from >= this.from && to < this.to ? offset : NaN;
   }
 
   /** localEpochDay(ms, zone). */

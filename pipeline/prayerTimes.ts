@@ -4,7 +4,7 @@ import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, twili
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, ZoneOffsets } from './localTime.js';
+import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundWithOffset, ZoneOffsets } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
@@ -200,59 +200,74 @@ interface RunConstants {
   adjustmentMs: Float64Array;
   /** ROUND_NEAREST, ROUND_UP or ROUND_DOWN per prayer. */
   rounding: Uint8Array;
+  /** How far a rounded instant can lie from the day's events: the largest adjustment, or the extras' 20 minutes. */
+  reachMs: number;
   nightStartBit: number;
   nightFromSunset: boolean;
 }
 
 const ROUNDING_MODE = { nearest: ROUND_NEAREST, up: ROUND_UP, down: ROUND_DOWN } as const;
+/** The event of each prayer, PRAYERS order. */
+const PRAYER_EVENTS = Uint8Array.of(FAJR, SUNRISE, DHUHR, ASR, MAGHRIB, ISHA);
 
 function runConstants(method: MethodDefinition): RunConstants {
+  const adjustmentMs = Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS);
   return {
-    adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
+    adjustmentMs,
     rounding: Uint8Array.from(PRAYERS, (p) => ROUNDING_MODE[method.rounding?.[p] ?? 'nearest']),
+    reachMs: Math.max(20 * MINUTE_MS, ...adjustmentMs.map(Math.abs)),
     nightStartBit: method.nightFromSunset ? ESTIMATED_BIT.sunset : ESTIMATED_BIT.maghrib,
     nightFromSunset: method.nightFromSunset === true,
   };
 }
 
-/** A prayer's event with the method's fixed adjustment, rounded to the local minute as the method rounds it. */
-function adjustedMinute(k: RunConstants, zone: ZoneOffsets, prayer: number, t: number): number {
-  return zone.roundToMinute(t + k.adjustmentMs[prayer], k.rounding[prayer]);
-}
-
 /**
  * Day i of the run into the series: the prayers and the estimated bits from the events at `t` in `e` (estimated:
- * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras.
+ * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras. Each instant is rounded to
+ * the local minute at the zone's offset at that instant; on all but the days the clocks change, one offset holds from
+ * the day's first instant to its last and is looked up once.
  */
 function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, e: Float64Array, t: number, estimated: number, tomorrow: number, tomorrowEstimated: number): void {
   const { values, count } = out;
-  values[i] = adjustedMinute(k, zone, 0, e[t + FAJR]);
-  values[count + i] = adjustedMinute(k, zone, 1, e[t + SUNRISE]);
-  values[2 * count + i] = adjustedMinute(k, zone, 2, e[t + DHUHR]);
-  values[3 * count + i] = adjustedMinute(k, zone, 3, e[t + ASR]);
-  values[4 * count + i] = adjustedMinute(k, zone, 4, e[t + MAGHRIB]);
-  values[5 * count + i] = adjustedMinute(k, zone, 5, e[t + ISHA]);
+  let first = e[t];
+  let last = tomorrow >= 0 ? e[tomorrow + FAJR] : first;
+  for (let n = 1; n < EVENTS; n++) {
+    first = Math.min(first, e[t + n]);
+    last = Math.max(last, e[t + n]);
+  }
+  const dayOffset = zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
+  const single = dayOffset === dayOffset;
+  const { adjustmentMs, rounding } = k;
+  for (let p = 0; p < PRAYER_COUNT; p++) {
+    const at = e[t + PRAYER_EVENTS[p]] + adjustmentMs[p];
+    values[p * count + i] = roundWithOffset(at, rounding[p], single ? dayOffset : zone.offsetMs(at));
+  }
   out.estimated[i] = ESTIMATED_TIME_BITS[estimated];
   let extras = 0;
   // Extras come from the astronomical events, without the method's fixed adjustments.
   if (tomorrow >= 0) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      values[6 * count + i] = zone.roundToMinute(e[t + SUNRISE] + 15 * MINUTE_MS);
+      const at = e[t + SUNRISE] + 15 * MINUTE_MS;
+      values[6 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      values[7 * count + i] = zone.roundToMinute(e[t + DHUHR] - 5 * MINUTE_MS);
+      const at = e[t + DHUHR] - 5 * MINUTE_MS;
+      values[7 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      values[8 * count + i] = zone.roundToMinute(e[t + SUNSET] - 20 * MINUTE_MS);
+      const at = e[t + SUNSET] - 20 * MINUTE_MS;
+      values[8 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
       extras |= 4;
     }
     if (!(estimated & k.nightStartBit) && !(tomorrowEstimated & ESTIMATED_BIT.fajr)) {
       const start = k.nightFromSunset ? e[t + SUNSET] : e[t + MAGHRIB];
       const night = e[tomorrow + FAJR] - start;
-      values[9 * count + i] = zone.roundToMinute(start + night / 2);
-      values[10 * count + i] = zone.roundToMinute(start + (night * 2) / 3);
+      const middle = start + night / 2;
+      const lastThird = start + (night * 2) / 3;
+      values[9 * count + i] = roundWithOffset(middle, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(middle));
+      values[10 * count + i] = roundWithOffset(lastThird, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(lastThird));
       extras |= 8 | 16;
     }
   }
