@@ -379,7 +379,7 @@ describe('the plain days (taken straight from adhanCore) against the general pat
       for (const madhab of ['shafi', 'hanafi'] as Madhab[]) {
         const q: TimetableQuery = { latitude, longitude, timeZone, method, madhab };
         const plain = computeSeries(q, first, daysInYear(year), true);
-        const general = computeSeries(q, first, daysInYear(year), true, false);
+        const general = computeSeries(q, first, daysInYear(year), true, { plainDays: false });
         expect(plain.values, `${latitude},${longitude} ${madhab}`).toEqual(general.values);
         expect(plain.estimated).toEqual(general.estimated);
         expect(plain.extras).toEqual(general.extras);

@@ -274,23 +274,27 @@ function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, e
   out.extras[i] = extras;
 }
 
+export interface SeriesOptions {
+  /** False takes every day the general way (solarDayInto), for the test that holds the two to the same values. */
+  plainDays?: boolean;
+  /** A series of as many days to write into instead of new arrays (the precompute's workers reuse one). */
+  reuse?: DaySeries;
+}
+
 /**
  * Times for `count` consecutive local days from `first`, as series. With `withExtras`, each day also gets the extras,
- * which need the next day's fajr. `plainDays` false takes every day the general way (solarDayInto), for the test
- * that holds the two to the same values.
+ * which need the next day's fajr.
  */
-export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean, plainDays = true): DaySeries {
+export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean, options: SeriesOptions = {}): DaySeries {
   q = onEastMeridian(zonedQuery(q));
-  const out: DaySeries = {
-    first,
-    count,
-    values: new Float64Array(SERIES_COUNT * count).fill(NaN),
-    estimated: new Uint8Array(count),
-    extras: new Uint8Array(count),
-  };
+  const reuse = options.reuse?.count === count ? options.reuse : undefined;
+  // Every day's prayers, flags and extras bits are written below; an absent extra must read NaN.
+  const out: DaySeries = reuse
+    ? Object.assign(reuse, { first, values: reuse.values.fill(NaN) })
+    : { first, count, values: new Float64Array(SERIES_COUNT * count).fill(NaN), estimated: new Uint8Array(count), extras: new Uint8Array(count) };
   const k = runConstants(q.method);
   const run = placeRun(q);
-  if (!plainDays) run.plain = undefined;
+  if (options.plainDays === false) run.plain = undefined;
   // Today's and tomorrow's events, taking turns at offsets 0 and EVENTS: no object per day.
   const events = new Float64Array(2 * EVENTS);
   let epochDay = toEpochDay(first);

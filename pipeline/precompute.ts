@@ -9,7 +9,7 @@ import { choosePlaces, PrecomputeError } from './placeChoice.js';
 import { placeAt, type JobPlace, type PlaceColumns } from './placeColumns.js';
 import { startPipelineWorker } from './pipelineWorker.js';
 import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
-import { currentBuild, directorySize, removeOldBuilds, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
+import { currentBuild, directorySize, removeOldBuilds, STORE_FORMAT, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
 
 export interface PrecomputeOptions {
   dataDir: string;
@@ -186,6 +186,7 @@ export async function precompute(options: PrecomputeOptions): Promise<Precompute
     catalogBuiltAt,
     tzdata: TZDATA_VERSION,
     methodsFingerprint: METHODS_FINGERPRINT,
+    storeFormat: STORE_FORMAT,
     years: [...options.years].sort(),
     scope: options.scope,
     methods: options.methods,

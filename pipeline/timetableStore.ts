@@ -17,6 +17,8 @@ export interface StoreMeta {
   tzdata?: string;
   /** The methods' rules the times were computed with (methods.ts, METHODS_FINGERPRINT); absent in older stores. */
   methodsFingerprint?: string;
+  /** How the years are written (STORE_FORMAT); absent in stores of format 1. */
+  storeFormat?: number;
   years: number[];
   scope: string;
   /** Methods stored: `default` (each place's country default) or a list of ids. */
@@ -25,6 +27,12 @@ export interface StoreMeta {
   places: number;
   placeYears: number;
 }
+
+/**
+ * How a store writes its years: 2 is timetableCodec.ts's nibbles, stored as they are. Format 1 (int16 differences,
+ * lz4-compressed by LMDB with lmdb-js's default dictionary) is not read: a server sets such a store aside.
+ */
+export const STORE_FORMAT = 2;
 
 const CURRENT = 'current';
 const META_KEY = '\u0000meta';
@@ -92,11 +100,12 @@ function assertLmdbHeader(file: string): void {
 const WRITER_MAP_BYTES = 16 * 1024 ** 3;
 
 function openEnvironment(dir: string, readOnly: boolean): { root: RootDatabase; days: Database<Buffer, string> } {
-  // lz4 for values above 1 KB: a stored year (about 9 KB) shrinks severalfold, its day-to-day differences being small.
+  // No compression: a stored year is compact as encoded (about 2 KB, timetableCodec.ts), and lz4 cost the precompute
+  // more CPU than anything but the astronomy (its default dictionary loaded anew for every value).
   // A writer maps address space for the largest store at once: lmdb-js otherwise grows its map by doubling, and every
   // map it outgrew stays mapped with its pages resident, so a store being written counted several times over.
-  const root = open({ path: dir, compression: { threshold: 1000 }, readOnly, maxDbs: 2, ...(readOnly ? {} : { mapSize: WRITER_MAP_BYTES }) });
-  return { root, days: root.openDB<Buffer, string>({ name: 'days', encoding: 'binary', compression: { threshold: 1000 } }) };
+  const root = open({ path: dir, compression: false, readOnly, maxDbs: 2, ...(readOnly ? {} : { mapSize: WRITER_MAP_BYTES }) });
+  return { root, days: root.openDB<Buffer, string>({ name: 'days', encoding: 'binary', compression: false }) };
 }
 
 /**

@@ -203,7 +203,7 @@ export class BundleFollower {
     }
     const { meta } = reader;
     void reader.close();
-    for (const field of ['builtAt', 'catalogBuiltAt', 'tzdata', 'methodsFingerprint'] as const) {
+    for (const field of ['builtAt', 'catalogBuiltAt', 'tzdata', 'methodsFingerprint', 'storeFormat'] as const) {
       if (meta[field] !== manifest.meta[field]) throw new BundleRefused(`${manifest.build}'s store says ${field} ${meta[field]}; its manifest says ${manifest.meta[field]}`);
     }
   }

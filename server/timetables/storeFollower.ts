@@ -9,7 +9,7 @@
 // computed live. A store made from another catalog (its place ids may differ) or with other time-zone rules (its
 // days were cut on other clocks: after a tzdata bump, Morocco's stored days would be an hour off) is set aside, and
 // answers are computed live, correct but slower, until `make precompute` builds a store that matches.
-import { liveBuild, TimetableReader, type StoreMeta } from '../../pipeline/timetableStore.js';
+import { liveBuild, STORE_FORMAT, TimetableReader, type StoreMeta } from '../../pipeline/timetableStore.js';
 import { METHODS_FINGERPRINT } from '../../pipeline/methods.js';
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import { log } from '../log.js';
@@ -33,6 +33,7 @@ export function misfit(meta: StoreMeta, catalogBuiltAt: string | undefined): str
   if (meta.methodsFingerprint !== METHODS_FINGERPRINT) {
     return `built with other calculation rules (methods ${meta.methodsFingerprint ?? 'from before they were recorded'}); this server has ${METHODS_FINGERPRINT}`;
   }
+  if ((meta.storeFormat ?? 1) !== STORE_FORMAT) return `written in store format ${meta.storeFormat ?? 1}; this server reads format ${STORE_FORMAT}`;
   return undefined;
 }
 

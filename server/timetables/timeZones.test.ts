@@ -4,7 +4,7 @@ import path from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { precompute } from '../../pipeline/precompute.js';
-import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
+import { currentBuild, STORE_FORMAT, timetablesDir } from '../../pipeline/timetableStore.js';
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
@@ -118,10 +118,10 @@ describe('time zones from the IANA tz database', () => {
 });
 
 /** A store for Casablanca, its meta record changed as a server with other rules would have written it. */
-async function storeBuiltWith(change: Record<string, string>): Promise<string> {
+async function storeBuiltWith(change: Record<string, string | undefined>): Promise<string> {
   const dir = dataDirWithCatalog();
   await precompute({ dataDir: dir, years: [2026], methods: 'default', madhabs: 'default', scope: `places:${PLACES.casablanca}` });
-  const env = open({ path: path.join(timetablesDir(dir), currentBuild(dir)!), compression: { threshold: 1000 }, maxDbs: 2 });
+  const env = open({ path: path.join(timetablesDir(dir), currentBuild(dir)!), compression: false, maxDbs: 2 });
   env.putSync('\u0000meta', { ...(env.get('\u0000meta') as object), ...change });
   await env.close();
   return dir;
@@ -134,6 +134,19 @@ describe('a store built with other rules', () => {
       const h = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
       expect(h.precomputed).toBeNull();
       expect(h.storeSetAside).toContain('built with other calculation rules (methods 0123456789abcdef)');
+    } finally {
+      await s.server.stop();
+    }
+  }, 60_000);
+
+  it('written in the store format before this one (no format in its meta) is set aside', async () => {
+    const s = await serverWithKey(await storeBuiltWith({ storeFormat: undefined }));
+    try {
+      const h = (await (await fetch(`${s.server.baseUrl}/healthz`)).json()) as any;
+      expect(h.precomputed).toBeNull();
+      expect(h.storeSetAside).toBe(`written in store format 1; this server reads format ${STORE_FORMAT}`);
+      const res = await fetch(`${s.server.baseUrl}/api/v1/times?city=Casablanca&date=2026-11-22`, { headers: { 'X-API-Key': s.key } });
+      expect(res.status).toBe(200);
     } finally {
       await s.server.stop();
     }
