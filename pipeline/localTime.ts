@@ -32,18 +32,20 @@ export function roundToLocalMinute(ms: number, zoneName: string, mode: 'nearest'
   return whole * MINUTE_MS - offset;
 }
 
-/** roundWithOffset's modes. */
+/** roundedUtcMinutes's modes. */
 export const ROUND_NEAREST = 0;
 export const ROUND_UP = 1;
 export const ROUND_DOWN = 2;
 
 /**
- * roundToLocalMinute's arithmetic for an instant whose zone offset is `offset` milliseconds, the mode as a number:
- * small enough for the compiler to write it out where it is called.
+ * roundToLocalMinute's arithmetic for an instant whose zone offset is `offset` milliseconds (`offsetMinutes` is
+ * offset / 60,000, given so that a day's instants at one offset divide once), the mode as a number, and the result in
+ * UTC minutes since 1970: whole unless the offset has seconds; × 60,000, rounded, it is roundToLocalMinute's. Small
+ * enough for the compiler to write it out where it is called.
  */
-export function roundWithOffset(ms: number, mode: number, offset: number): number {
+export function roundedUtcMinutes(ms: number, mode: number, offset: number, offsetMinutes: number): number {
   const minutes = (ms + offset) / MINUTE_MS;
-  return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) * MINUTE_MS - offset;
+  return (mode === ROUND_NEAREST ? Math.round(minutes) : mode === ROUND_UP ? Math.ceil(minutes) : Math.floor(minutes)) - offsetMinutes;
 }
 
 /**

@@ -4,7 +4,7 @@ import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, twili
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundWithOffset, ZoneOffsets } from './localTime.js';
+import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundedUtcMinutes, ZoneOffsets } from './localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
@@ -178,7 +178,11 @@ const SERIES_COUNT = SERIES_NAMES.length;
 export interface DaySeries {
   first: CalendarDate;
   count: number;
-  /** UTC milliseconds, on a whole minute of the local clock: series s of day i at `s * count + i` (SERIES_NAMES). */
+  /**
+   * Minutes since 1970 (UTC) of each time, on a whole minute of the local clock, series s of day i at
+   * `s * count + i` (SERIES_NAMES): whole numbers unless the zone's offset has seconds; milliseconds are
+   * Math.round(value × 60,000). Minutes, so that the store's encoding takes them as they are.
+   */
   values: Float64Array;
   /** Per day, a bit per TIME_NAMES index for each estimated time. */
   estimated: Uint8Array;
@@ -222,6 +226,16 @@ function runConstants(method: MethodDefinition): RunConstants {
 }
 
 /**
+ * `at` rounded to the local minute as `mode` says, in UTC minutes: at the day's offset (`dayOffset` ms, its minutes
+ * `dayOffsetMinutes`), or, on a day the clocks change (`dayOffset` NaN), at the offset at `at`.
+ */
+function minuteAt(zone: ZoneOffsets, at: number, mode: number, dayOffset: number, dayOffsetMinutes: number): number {
+  if (dayOffset === dayOffset) return roundedUtcMinutes(at, mode, dayOffset, dayOffsetMinutes);
+  const offset = zone.offsetMs(at);
+  return roundedUtcMinutes(at, mode, offset, offset / MINUTE_MS);
+}
+
+/**
  * Day i of the run into the series: the prayers and the estimated bits from the events at `t` in `e` (estimated:
  * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras. Each instant is rounded to
  * the local minute at the zone's offset at that instant; on all but the days the clocks change, one offset holds from
@@ -236,38 +250,32 @@ function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, e
     last = Math.max(last, e[t + n]);
   }
   const dayOffset = zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
-  const single = dayOffset === dayOffset;
+  const dayOffsetMinutes = dayOffset / MINUTE_MS;
   const { adjustmentMs, rounding } = k;
   for (let p = 0; p < PRAYER_COUNT; p++) {
-    const at = e[t + PRAYER_EVENTS[p]] + adjustmentMs[p];
-    values[p * count + i] = roundWithOffset(at, rounding[p], single ? dayOffset : zone.offsetMs(at));
+    values[p * count + i] = minuteAt(zone, e[t + PRAYER_EVENTS[p]] + adjustmentMs[p], rounding[p], dayOffset, dayOffsetMinutes);
   }
   out.estimated[i] = ESTIMATED_TIME_BITS[estimated];
   let extras = 0;
   // Extras come from the astronomical events, without the method's fixed adjustments.
   if (tomorrow >= 0) {
     if (!(estimated & ESTIMATED_BIT.sunrise)) {
-      const at = e[t + SUNRISE] + 15 * MINUTE_MS;
-      values[6 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
+      values[6 * count + i] = minuteAt(zone, e[t + SUNRISE] + 15 * MINUTE_MS, ROUND_NEAREST, dayOffset, dayOffsetMinutes);
       extras |= 1;
     }
     if (!(estimated & ESTIMATED_BIT.dhuhr)) {
-      const at = e[t + DHUHR] - 5 * MINUTE_MS;
-      values[7 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
+      values[7 * count + i] = minuteAt(zone, e[t + DHUHR] - 5 * MINUTE_MS, ROUND_NEAREST, dayOffset, dayOffsetMinutes);
       extras |= 2;
     }
     if (!(estimated & ESTIMATED_BIT.sunset)) {
-      const at = e[t + SUNSET] - 20 * MINUTE_MS;
-      values[8 * count + i] = roundWithOffset(at, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(at));
+      values[8 * count + i] = minuteAt(zone, e[t + SUNSET] - 20 * MINUTE_MS, ROUND_NEAREST, dayOffset, dayOffsetMinutes);
       extras |= 4;
     }
     if (!(estimated & k.nightStartBit) && !(tomorrowEstimated & ESTIMATED_BIT.fajr)) {
       const start = k.nightFromSunset ? e[t + SUNSET] : e[t + MAGHRIB];
       const night = e[tomorrow + FAJR] - start;
-      const middle = start + night / 2;
-      const lastThird = start + (night * 2) / 3;
-      values[9 * count + i] = roundWithOffset(middle, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(middle));
-      values[10 * count + i] = roundWithOffset(lastThird, ROUND_NEAREST, single ? dayOffset : zone.offsetMs(lastThird));
+      values[9 * count + i] = minuteAt(zone, start + night / 2, ROUND_NEAREST, dayOffset, dayOffsetMinutes);
+      values[10 * count + i] = minuteAt(zone, start + (night * 2) / 3, ROUND_NEAREST, dayOffset, dayOffsetMinutes);
       extras |= 8 | 16;
     }
   }
@@ -316,23 +324,24 @@ export function seriesDays(series: DaySeries, imsakIsFajr: boolean): DayTimes[] 
   const { values, count } = series;
   const days: DayTimes[] = [];
   const firstDay = toEpochDay(series.first);
+  const ms = (minutes: number): number => Math.round(minutes * MINUTE_MS);
   for (let i = 0; i < count; i++) {
-    const fajr = values[i];
+    const fajr = ms(values[i]);
     const times: Record<TimeName, number> = {
       imsak: imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
       fajr,
-      sunrise: values[count + i],
-      dhuhr: values[2 * count + i],
-      asr: values[3 * count + i],
-      maghrib: values[4 * count + i],
-      isha: values[5 * count + i],
+      sunrise: ms(values[count + i]),
+      dhuhr: ms(values[2 * count + i]),
+      asr: ms(values[3 * count + i]),
+      maghrib: ms(values[4 * count + i]),
+      isha: ms(values[5 * count + i]),
     };
     const estimatedBits = series.estimated[i];
     const estimated: TimeName[] = [];
     if (estimatedBits !== 0) for (let b = 0; b < TIME_NAMES.length; b++) if (estimatedBits & (1 << b)) estimated.push(TIME_NAMES[b]);
     const extrasBits = series.extras[i];
     const extras: DayTimes['extras'] = {};
-    if (extrasBits !== 0) for (let b = 0; b < EXTRA_NAMES.length; b++) if (extrasBits & (1 << b)) extras[EXTRA_NAMES[b]] = values[(PRAYER_COUNT + b) * count + i];
+    if (extrasBits !== 0) for (let b = 0; b < EXTRA_NAMES.length; b++) if (extrasBits & (1 << b)) extras[EXTRA_NAMES[b]] = ms(values[(PRAYER_COUNT + b) * count + i]);
     days.push({ date: fromEpochDay(firstDay + i), times, estimated, extras });
   }
   return days;

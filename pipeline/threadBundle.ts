@@ -84,7 +84,8 @@ export async function bundleForThread(entry: URL): Promise<URL> {
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
     mainFields: ['main'],
-    keepNames: true,
+    // No keepNames (tsx's default): its wrappers around every function cost the precompute's day loop about 5%
+    // (BENCHMARKS.md, the sixth step); nothing here reads a function's or class's name.
     sourcemap: 'linked',
     sourcesContent: false,
     sourceRoot: pathToFileURL(ROOT).href,

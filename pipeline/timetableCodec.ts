@@ -49,11 +49,11 @@ function seriesOfDays(days: readonly DayTimes[]): DaySeries {
   const extras = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const day = days[i];
-    for (let s = 0; s < PRAYERS.length; s++) values[s * count + i] = day.times[PRAYERS[s]];
+    for (let s = 0; s < PRAYERS.length; s++) values[s * count + i] = day.times[PRAYERS[s]] / MINUTE_MS;
     for (let b = 0; b < EXTRA_NAMES.length; b++) {
       const at = day.extras[EXTRA_NAMES[b]];
       if (at !== undefined) {
-        values[(PRAYERS.length + b) * count + i] = at;
+        values[(PRAYERS.length + b) * count + i] = at / MINUTE_MS;
         extras[i] |= 1 << b;
       }
     }
@@ -91,7 +91,7 @@ export function encodeYearSeries(year: number, series: DaySeries): Buffer {
     for (let i = 0; i < n; i++) {
       // A missing extra repeats the previous value (difference 0); its flag says it is absent. Day i's UTC midnight
       // is i days after 1 January's.
-      const minutes = extraBit !== 0 && !(extras[i] & extraBit) ? previous : at[s * n + i] / MINUTE_MS - (firstMidnight + i * DAY_MINUTES);
+      const minutes = extraBit !== 0 && !(extras[i] & extraBit) ? previous : at[s * n + i] - (firstMidnight + i * DAY_MINUTES);
       const delta = minutes - previous;
       if (!Number.isInteger(minutes) || delta < -32768 || delta > 32767) {
         const date = addDays(first, i);
