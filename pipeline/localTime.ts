@@ -74,6 +74,19 @@ export class ZoneOffsets {
   }
 
   /**
+   * Whether every offset in force from `from` to `to` (instants) is a whole number of minutes, as every zone's has
+   * been since the 1970s: rounding an instant to a minute of the local clock is then rounding it to a UTC minute, and
+   * the offset need not be looked up at all.
+   */
+  wholeMinutesThroughout(from: number, to: number): boolean {
+    const { at, offset } = this.table;
+    let i = 0;
+    while (i + 1 < at.length && at[i + 1] <= from) i++;
+    for (; i < at.length && at[i] <= to; i++) if (offset[i] % 60 !== 0) return false;
+    return true;
+  }
+
+  /**
    * The offset in milliseconds in force from `from` to `to` (instants, `from` ≤ `to`), or NaN when the clocks change
    * between them (or either is NaN): a day's instants then share one offset, looked up once.
    */

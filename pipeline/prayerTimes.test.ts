@@ -3,6 +3,7 @@ import { find as zonesAt } from 'geo-tz';
 import { describe, expect, it } from 'vitest';
 import { addDays, type CalendarDate } from './calendarDate.js';
 import { dayRecord } from './dayRecord.js';
+import { offsetSeconds, ZoneOffsets } from './localTime.js';
 import { METHOD_IDS, methodById, TIME_NAMES, type Madhab } from './methods.js';
 import { daysInYear } from './timetableCodec.js';
 import { computeDay, computeSeries, computeTimetable, type TimetableQuery } from './prayerTimes.js';
@@ -214,6 +215,27 @@ describe('daylight saving change days', () => {
     expect(minutesOfDay(change.times.dhuhr) - minutesOfDay(before.times.dhuhr)).toBeLessThanOrEqual(shift + 1);
     // Fajr lies before the 2 o'clock change in Berlin? No: it lies after it in every case here, so it shifts too.
     expect(Math.abs(minutesOfDay(change.times.maghrib) - minutesOfDay(before.times.maghrib) - shift)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('offsets with seconds (local mean time)', () => {
+  // Monrovia kept −0:44:30 until 1972, Istanbul +1:55:52 until 1910: a prayer falls on a whole minute of that clock.
+  it.each([
+    ['Africa/Monrovia', 6.3, -10.8, 1971, false],
+    ['Europe/Istanbul', 41.0082, 28.9784, 1900, false],
+    ['Africa/Monrovia', 6.3, -10.8, 2026, true],
+  ] as const)('%s in %i: every time and extra on a whole minute of the local clock', (tz, lat, lon, year, whole) => {
+    const days = computeTimetable(query(lat, lon, tz, 'muslimWorldLeague'), { year, month: 1, day: 1 }, daysInYear(year), true);
+    let checked = 0;
+    for (const d of days) {
+      for (const t of [...Object.values(d.times), ...Object.values(d.extras)]) {
+        expect((((t + offsetSeconds(tz, t) * 1000) % MINUTE) + MINUTE) % MINUTE).toBe(0);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(daysInYear(year) * 11);
+    const zone = new ZoneOffsets(tz);
+    expect(zone.wholeMinutesThroughout(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1))).toBe(whole);
   });
 });
 

@@ -239,17 +239,20 @@ function minuteAt(zone: ZoneOffsets, at: number, mode: number, dayOffset: number
  * Day i of the run into the series: the prayers and the estimated bits from the events at `t` in `e` (estimated:
  * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras. Each instant is rounded to
  * the local minute at the zone's offset at that instant; on all but the days the clocks change, one offset holds from
- * the day's first instant to its last and is looked up once.
+ * the day's first instant to its last and is looked up once, and where every offset of the run is a whole number of
+ * minutes (`wholeMinutes`), none is: a local minute is then a UTC minute.
  */
-function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, e: Float64Array, t: number, estimated: number, tomorrow: number, tomorrowEstimated: number): void {
+function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, wholeMinutes: boolean, e: Float64Array, t: number, estimated: number, tomorrow: number, tomorrowEstimated: number): void {
   const { values, count } = out;
   let first = e[t];
   let last = tomorrow >= 0 ? e[tomorrow + FAJR] : first;
-  for (let n = 1; n < EVENTS; n++) {
-    first = Math.min(first, e[t + n]);
-    last = Math.max(last, e[t + n]);
+  if (!wholeMinutes) {
+    for (let n = 1; n < EVENTS; n++) {
+      first = Math.min(first, e[t + n]);
+      last = Math.max(last, e[t + n]);
+    }
   }
-  const dayOffset = zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
+  const dayOffset = wholeMinutes ? 0 : zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
   const dayOffsetMinutes = dayOffset / MINUTE_MS;
   const { adjustmentMs, rounding } = k;
   for (let p = 0; p < PRAYER_COUNT; p++) {
@@ -306,12 +309,14 @@ export function computeSeries(q: TimetableQuery, first: CalendarDate, count: num
   // Today's and tomorrow's events, taking turns at offsets 0 and EVENTS: no object per day.
   const events = new Float64Array(2 * EVENTS);
   let epochDay = toEpochDay(first);
+  // The run's instants lie between the day before its first and the day after its last (the extras' next fajr).
+  const wholeMinutes = run.zone.wholeMinutesThroughout((epochDay - 2) * DAY_MS, (epochDay + count + 2) * DAY_MS);
   let today = 0;
   let todayEstimated = solarDayInto(run, epochDay, events, today);
   for (let i = 0; i < count; i++) {
     const tomorrow = EVENTS - today;
     const tomorrowEstimated = withExtras || i + 1 < count ? solarDayInto(run, epochDay + 1, events, tomorrow) : 0;
-    putDay(out, i, k, run.zone, events, today, todayEstimated, withExtras ? tomorrow : -1, tomorrowEstimated);
+    putDay(out, i, k, run.zone, wholeMinutes, events, today, todayEstimated, withExtras ? tomorrow : -1, tomorrowEstimated);
     today = tomorrow;
     todayEstimated = tomorrowEstimated;
     epochDay++;
