@@ -252,7 +252,7 @@ export function twilightsReached(latitude: number, longitude: number, year: numb
 }
 
 /** twilightsReached of the UTC date `epochDay` (days since 1970-01-01). */
-export function twilightsReachedOnEpochDay(latitude: number, longitude: number, epochDay: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
+function twilightsReachedOnEpochDay(latitude: number, longitude: number, epochDay: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
   const solar = solarTime(epochDay, latitude, longitude);
   const midnight = solar.midnight;
   let reached = 0;
@@ -281,9 +281,10 @@ export const ISHA = 6;
 
 /**
  * adhanTimes of the UTC date `epochDay` (days since 1970-01-01) into out[at + FAJR … at + ISHA], without an object:
- * the precompute's day loop keeps two days' times in one array.
+ * the precompute's day loop keeps two days' times in one array. Returns what twilightsReached would of the same day
+ * for p's angles (isha's only with isha by angle): found on the way, it needs no second call.
  */
-export function adhanTimesInto(out: Float64Array, at: number, latitude: number, longitude: number, epochDay: number, p: AdhanParameters): void {
+export function adhanTimesInto(out: Float64Array, at: number, latitude: number, longitude: number, epochDay: number, p: AdhanParameters): number {
   const solar = solarTime(epochDay, latitude, longitude);
   const midnight = solar.midnight;
   const dhuhrTime = utcDate(solar.transit, midnight);
@@ -294,6 +295,7 @@ export function adhanTimesInto(out: Float64Array, at: number, latitude: number, 
   const tomorrowSunrise = utcDate(tomorrow.sunrise, tomorrow.midnight);
   const night = (tomorrowSunrise - sunsetTime) / 1000;
   let fajrTime = utcDate(solar.morningTwilight(p.fajrAngle), midnight);
+  let reached = Number.isNaN(fajrTime) ? 0 : 1;
   const moonsighting = p.method === 'MoonsightingCommittee';
   if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) fajrTime = addSeconds(sunriseTime, -(night / 7));
   let safeFajr: number;
@@ -308,6 +310,7 @@ export function adhanTimesInto(out: Float64Array, at: number, latitude: number, 
     ishaTime = addSeconds(sunsetTime, p.ishaInterval * 60);
   } else {
     ishaTime = utcDate(solar.eveningTwilight(p.ishaAngle), midnight);
+    if (!Number.isNaN(ishaTime)) reached |= 2;
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
     if (moonsighting) {
@@ -329,6 +332,7 @@ export function adhanTimesInto(out: Float64Array, at: number, latitude: number, 
   out[at + SUNSET] = sunsetTime;
   out[at + MAGHRIB] = maghribTime;
   out[at + ISHA] = ishaTime;
+  return reached;
 }
 
 /** adhan's dayOfYear of the date's local noon (its Moonsighting seasons read it), as PrayerTimes builds that Date. */

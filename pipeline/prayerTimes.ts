@@ -1,6 +1,6 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
-import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, twilightsReachedOnEpochDay, type AdhanParameters } from './adhanCore.js';
+import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, type AdhanParameters } from './adhanCore.js';
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
@@ -135,11 +135,11 @@ function solarDayInto(run: PlaceRun, epochDay: number, events: Float64Array, at:
   if (plain !== undefined) {
     const { q, zone } = run;
     const guess = solarEpochDayFor(epochDay, q.longitude, zone);
-    adhanTimesInto(events, at, q.latitude, q.longitude, guess, plain);
+    // The plain run's angles are the method's: what adhanTimesInto says of them is resolveDay's twilightsReached.
+    const reached = adhanTimesInto(events, at, q.latitude, q.longitude, guess, plain);
     events[at + MAGHRIB] += (q.method.maghribInterval ?? 0) * MINUTE_MS;
     const { checkFajr, checkIsha } = run.usual;
     // Where a twilight may go unreached, resolveDay's own test: both reached, or the general path estimates.
-    const reached = checkFajr || checkIsha ? twilightsReachedOnEpochDay(q.latitude, q.longitude, guess, q.method.fajrAngle, q.method.ishaAngle ?? 0, checkFajr, checkIsha) : 3;
     const twilightsReached = (!checkFajr || (reached & 1) !== 0) && (!checkIsha || (reached & 2) !== 0);
     if (twilightsReached && keptAsTheyAre(events, at, run.usual) && zone.localEpochDay(events[at + DHUHR]) === epochDay) return 0;
   }
