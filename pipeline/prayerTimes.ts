@@ -236,6 +236,20 @@ function minuteAt(zone: ZoneOffsets, at: number, mode: number, dayOffset: number
 }
 
 /**
+ * The offset (ms) in force from the day's first rounded instant to its last (its events widened by the adjustments
+ * and extras' reach, to the next fajr with `tomorrow`), or NaN on a day the clocks change.
+ */
+function offsetOfDay(k: RunConstants, zone: ZoneOffsets, e: Float64Array, t: number, tomorrow: number): number {
+  let first = e[t];
+  let last = tomorrow >= 0 ? e[tomorrow + FAJR] : first;
+  for (let n = 1; n < EVENTS; n++) {
+    first = Math.min(first, e[t + n]);
+    last = Math.max(last, e[t + n]);
+  }
+  return zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
+}
+
+/**
  * Day i of the run into the series: the prayers and the estimated bits from the events at `t` in `e` (estimated:
  * their bits), and with `tomorrow` (the next day's offset in `e`; -1 for none) the extras. Each instant is rounded to
  * the local minute at the zone's offset at that instant; on all but the days the clocks change, one offset holds from
@@ -244,15 +258,7 @@ function minuteAt(zone: ZoneOffsets, at: number, mode: number, dayOffset: number
  */
 function putDay(out: DaySeries, i: number, k: RunConstants, zone: ZoneOffsets, wholeMinutes: boolean, e: Float64Array, t: number, estimated: number, tomorrow: number, tomorrowEstimated: number): void {
   const { values, count } = out;
-  let first = e[t];
-  let last = tomorrow >= 0 ? e[tomorrow + FAJR] : first;
-  if (!wholeMinutes) {
-    for (let n = 1; n < EVENTS; n++) {
-      first = Math.min(first, e[t + n]);
-      last = Math.max(last, e[t + n]);
-    }
-  }
-  const dayOffset = wholeMinutes ? 0 : zone.offsetThroughout(first - k.reachMs, last + k.reachMs);
+  const dayOffset = wholeMinutes ? 0 : offsetOfDay(k, zone, e, t, tomorrow);
   const dayOffsetMinutes = dayOffset / MINUTE_MS;
   const { adjustmentMs, rounding } = k;
   for (let p = 0; p < PRAYER_COUNT; p++) {

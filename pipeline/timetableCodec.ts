@@ -138,6 +138,9 @@ function putU16(out: Uint8Array, at: number, value: number): void {
 
 const u16 = (bytes: Uint8Array, at: number): number => bytes[at] | (bytes[at + 1] << 8);
 
+/** The nibble at nibble position `at` (putNibble's order: a byte's low nibble first). */
+const nibbleAt = (bytes: Uint8Array, at: number): number => (bytes[at >> 1] >> ((at & 1) << 2)) & 15;
+
 /** Writes the nibble `value` at nibble position `at` (low nibble of a byte first); returns the next position. */
 function putNibble(out: Uint8Array, at: number, value: number): number {
   const byte = at >> 1;
@@ -185,7 +188,7 @@ export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: n
     const upTo = first + count;
     for (let i = 0; i < upTo; ) {
       if (nibble >= end) throw new Error(`stored ${SERIES[s]} ends before day ${i}`);
-      const code = (bytes[nibble >> 1] >> ((nibble & 1) << 2)) & 15;
+      const code = nibbleAt(bytes, nibble);
       nibble++;
       let days = 1;
       if (code < RUN_OF_TWO) {
@@ -195,7 +198,7 @@ export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: n
       } else {
         if (nibble + 4 > end) throw new Error(`stored ${SERIES[s]} ends before day ${i}`);
         let delta = 0;
-        for (let k = 0; k < 16; k += 4, nibble++) delta |= ((bytes[nibble >> 1] >> ((nibble & 1) << 2)) & 15) << k;
+        for (let k = 0; k < 16; k += 4, nibble++) delta |= nibbleAt(bytes, nibble) << k;
         value += (delta << 16) >> 16;
       }
       for (const last = Math.min(i + days, upTo); i < last; i++) if (i >= first) minutes[(i - first) * SERIES.length + s] = value;
