@@ -47,11 +47,30 @@ const addSeconds = (ms: number, seconds: number): number => clip(ms + seconds * 
 const SUN_ALTITUDE = -50.0 / 60.0;
 const SIN_SUN_ALTITUDE = Math.sin(degreesToRadians(SUN_ALTITUDE));
 
+/** Where a solar day keeps each hour angle's hours (`SolarTime.hours`). */
+const SUNRISE_SLOT = 0;
+const SUNSET_SLOT = 1;
+const ASR_SLOT = 2;
+const FAJR_SLOT = 3;
+const ISHA_SLOT = 4;
+const MAGHRIB_SLOT = 5;
+const SLOTS = 6;
+/** Per slot, 1 where the time is after the transit. */
+const AFTER_TRANSIT = Uint8Array.of(0, 1, 1, 0, 1, 1);
+
+/** Where a place is. */
+export interface AdhanPlace {
+  readonly latitude: number;
+  readonly longitude: number;
+}
+
 /**
  * adhan's SolarTime for a date and a place: transit, sunrise and sunset in hours of the UTC date, and its
- * correctedHourAngle for other altitudes. The place's sine and cosine of latitude and the date's sun terms are taken
- * once; every expression is adhan's own, in its order. A few are kept and set anew for each date (solarTime below):
- * a precompute goes through hundreds of millions of dates, and a new object's number fields are each an allocation.
+ * correctedHourAngle for the asr and twilight altitudes. The place's sine and cosine of latitude and the date's sun
+ * terms are taken once; every expression is adhan's own, in its order. A few are kept and set anew for each date
+ * (solarTime below): a precompute goes through hundreds of millions of dates, and a new object's number fields are
+ * each an allocation. The hour angles are written into `hours` by one loop (hourAnglesInto), never passed as numbers
+ * between functions: the compiler then keeps them unboxed, and the formula is written out once.
  */
 class SolarTime {
   epochDay = NaN;
@@ -64,16 +83,22 @@ class SolarTime {
   westLongitude = NaN;
   approxTransit = NaN;
   transit = NaN;
-  sunrise = NaN;
-  sunset = NaN;
-  // The last twilight hour angles asked for: a day is computed twice at high latitudes (with and without the bound).
-  private morningAngle = NaN;
-  private morningHours = NaN;
-  private eveningAngle = NaN;
-  private eveningHours = NaN;
+  /** Hours of the UTC date of each slot's time, for the altitude `altitudes` (its sine `altitudeSines`) gives. */
+  readonly hours = new Float64Array(SLOTS);
+  readonly altitudes = Float64Array.of(SUN_ALTITUDE, SUN_ALTITUDE, NaN, NaN, NaN, NaN);
+  readonly altitudeSines = Float64Array.of(SIN_SUN_ALTITUDE, SIN_SUN_ALTITUDE, NaN, NaN, NaN, NaN);
+  /** The slots (bits) whose hours are this day's. */
+  private valid = 0;
+  /**
+   * The angle of each twilight slot's altitude (asr: the shadow length): a day is computed twice at high latitudes
+   * (with and without the bound) and its twilights are asked for again by twilightsReached, and a run of days asks
+   * for the same angles every day (their sines are kept).
+   */
+  private readonly keys = new Float64Array(SLOTS).fill(NaN);
 
   /** This becomes the solar day of the UTC date `epochDay` (days since 1970-01-01) at a place. */
-  set(epochDay: number, latitude: number, longitude: number): void {
+  set(epochDay: number, place: AdhanPlace): void {
+    const { latitude, longitude } = place;
     this.epochDay = epochDay;
     this.latitude = latitude;
     this.longitude = longitude;
@@ -90,71 +115,83 @@ class SolarTime {
     this.cosLatitude = lastCosLatitude;
     this.westLongitude = longitude * -1;
     this.approxTransit = approximateTransit(longitude, sun.siderealTime, sun.rightAscension);
-    this.transit = this.correctedTransit();
-    this.sunrise = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, false);
-    this.sunset = this.hourAngle(SUN_ALTITUDE, SIN_SUN_ALTITUDE, true);
-    this.morningAngle = NaN;
-    this.eveningAngle = NaN;
-  }
-
-  /** Astronomical.correctedTransit. */
-  private correctedTransit(): number {
+    // Astronomical.correctedTransit
     const m0 = this.approxTransit;
-    const sun = this.sun;
     const theta = unwindAngle(sun.siderealTime + 360.985647 * m0);
     const a = unwindAngle(sun.rightAscension + (m0 / 2) * (sun.rightAscensionAB + m0 * sun.rightAscensionC));
     const H = quadrantShiftAngle(theta - this.westLongitude - a);
     const dm = H / -360;
-    return (m0 + dm) * 24;
+    this.transit = (m0 + dm) * 24;
+    this.valid = (1 << SUNRISE_SLOT) | (1 << SUNSET_SLOT);
+    hourAnglesInto(this, this.valid);
   }
 
-  /** Astronomical.correctedHourAngle for the altitude `angle` (degrees) whose sine of its radians is `sinAngle`. */
-  hourAngle(angle: number, sinAngle: number, afterTransit: boolean): number {
-    const m0 = this.approxTransit;
-    const sun = this.sun;
-    const term1 = sinAngle - this.sinLatitude * sun.sinDeclination;
-    const term2 = this.cosLatitude * sun.cosDeclination;
+  /**
+   * Makes sure the slots of `wanted` (bits) hold p's times: asr for its shadow length, the twilights for its angles
+   * (an angle's hours are computed once per day however often asked for).
+   */
+  complete(p: AdhanParameters, wanted: number): void {
+    const { keys, altitudes, altitudeSines } = this;
+    let stale = 0;
+    if (wanted & (1 << ASR_SLOT) && ((this.valid & (1 << ASR_SLOT)) === 0 || keys[ASR_SLOT] !== p.shadowLength)) {
+      // SolarTime.afternoon: the altitude is the day's.
+      keys[ASR_SLOT] = p.shadowLength;
+      const tangent = Math.abs(this.latitude - this.sun.declination);
+      const inverse = p.shadowLength + Math.tan(degreesToRadians(tangent));
+      const angle = radiansToDegrees(Math.atan(1.0 / inverse));
+      altitudes[ASR_SLOT] = angle;
+      altitudeSines[ASR_SLOT] = Math.sin(degreesToRadians(angle));
+      stale |= 1 << ASR_SLOT;
+    }
+    if (wanted & (1 << FAJR_SLOT)) stale |= this.twilight(FAJR_SLOT, p.fajrAngle);
+    if (wanted & (1 << ISHA_SLOT)) stale |= this.twilight(ISHA_SLOT, p.ishaAngle);
+    if (wanted & (1 << MAGHRIB_SLOT)) stale |= this.twilight(MAGHRIB_SLOT, p.maghribAngle);
+    if (stale !== 0) {
+      hourAnglesInto(this, stale);
+      this.valid |= stale;
+    }
+  }
+
+  /** The twilight slot at `angle` degrees below: its bit when its hours are to be computed, else 0. */
+  private twilight(slot: number, angle: number): number {
+    if (this.keys[slot] !== angle) {
+      this.keys[slot] = angle;
+      this.altitudes[slot] = -1 * angle;
+      this.altitudeSines[slot] = sinOfDepression(angle);
+      return 1 << slot;
+    }
+    return this.valid & (1 << slot) ? 0 : 1 << slot;
+  }
+}
+
+/**
+ * Astronomical.correctedHourAngle for each slot of `slots` (bits), at the slot's altitude (degrees) whose sine of
+ * its radians is its altitudeSine, into its hours.
+ */
+function hourAnglesInto(s: SolarTime, slots: number): void {
+  const m0 = s.approxTransit;
+  const sun = s.sun;
+  const { hours, altitudes, altitudeSines } = s;
+  for (let k = 0; k < SLOTS; k++) {
+    if ((slots & (1 << k)) === 0) continue;
+    const angle = altitudes[k];
+    const term1 = altitudeSines[k] - s.sinLatitude * sun.sinDeclination;
+    const term2 = s.cosLatitude * sun.cosDeclination;
     const H0 = radiansToDegrees(Math.acos(term1 / term2));
-    const m = afterTransit ? m0 + H0 / 360 : m0 - H0 / 360;
+    const m = AFTER_TRANSIT[k] === 1 ? m0 + H0 / 360 : m0 - H0 / 360;
     const theta = unwindAngle(sun.siderealTime + 360.985647 * m);
     const a = unwindAngle(sun.rightAscension + (m / 2) * (sun.rightAscensionAB + m * sun.rightAscensionC));
     const delta = sun.declination + (m / 2) * (sun.declinationAB + m * sun.declinationC);
-    const H = theta - this.westLongitude - a;
+    const H = theta - s.westLongitude - a;
     // altitudeOfCelestialBody(latitude, delta, H)
     const deltaRadians = degreesToRadians(delta);
     const HRadians = degreesToRadians(H);
     const cosDelta = Math.cos(deltaRadians);
-    const h = radiansToDegrees(Math.asin(this.sinLatitude * Math.sin(deltaRadians) + this.cosLatitude * cosDelta * Math.cos(HRadians)));
+    const h = radiansToDegrees(Math.asin(s.sinLatitude * Math.sin(deltaRadians) + s.cosLatitude * cosDelta * Math.cos(HRadians)));
     const term3 = h - angle;
-    const term4 = 360 * cosDelta * this.cosLatitude * Math.sin(HRadians);
+    const term4 = 360 * cosDelta * s.cosLatitude * Math.sin(HRadians);
     const dm = term3 / term4;
-    return (m + dm) * 24;
-  }
-
-  /** hourAngle(−angle, false), remembered for the last angle. */
-  morningTwilight(angle: number): number {
-    if (angle !== this.morningAngle) {
-      this.morningAngle = angle;
-      this.morningHours = this.hourAngle(-1 * angle, sinOfDepression(angle), false);
-    }
-    return this.morningHours;
-  }
-
-  /** hourAngle(−angle, true), remembered for the last angle. */
-  eveningTwilight(angle: number): number {
-    if (angle !== this.eveningAngle) {
-      this.eveningAngle = angle;
-      this.eveningHours = this.hourAngle(-1 * angle, sinOfDepression(angle), true);
-    }
-    return this.eveningHours;
-  }
-
-  /** SolarTime.afternoon. */
-  afternoon(shadowLength: number): number {
-    const tangent = Math.abs(this.latitude - this.sun.declination);
-    const inverse = shadowLength + Math.tan(degreesToRadians(tangent));
-    const angle = radiansToDegrees(Math.atan(1.0 / inverse));
-    return this.hourAngle(angle, Math.sin(degreesToRadians(angle)), true);
+    hours[k] = (m + dm) * 24;
   }
 }
 
@@ -199,7 +236,8 @@ const recent = Array.from({ length: RECENT }, () => new SolarTime());
 let recentNext = 0;
 // The solar day returned last is never the one set anew: a caller holds at most two at once (today and tomorrow).
 let returned = recent[0];
-function solarTime(epochDay: number, latitude: number, longitude: number): SolarTime {
+function solarTime(epochDay: number, place: AdhanPlace): SolarTime {
+  const { latitude, longitude } = place;
   // Newest first: a run asks for the day it just computed as tomorrow.
   for (let k = 1, i = recentNext - 1; k <= RECENT; k++, i--) {
     const s = recent[i < 0 ? i + RECENT : i];
@@ -208,7 +246,7 @@ function solarTime(epochDay: number, latitude: number, longitude: number): Solar
   if (recent[recentNext] === returned) recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
   const s = recent[recentNext];
   recentNext = recentNext + 1 === RECENT ? 0 : recentNext + 1;
-  s.set(epochDay, latitude, longitude);
+  s.set(epochDay, place);
   return (returned = s);
 }
 
@@ -242,29 +280,33 @@ const HIGH_LATITUDE_THRESHOLD = 55;
 
 /**
  * Whether adhanTimes with pure angles (portions Infinity, not Moonsighting) gives a finite fajr (bit 1) and isha
- * (bit 2) for `fajrAngle` and `ishaAngle` (isha by angle), each only when asked for, without computing the rest of that day: with
+ * (bit 2) for p's angles (isha by angle), each only when asked for, without computing the rest of that day: with
  * infinite portions adhan's safe bound is an invalid date, so those times are exactly the twilight hour angles'
  * instants (NaN where the sun does not reach the angle). The high-latitude check asks this after the day's own
  * adhanTimes, whose solar day and twilight hour angles it finds remembered.
  */
-export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
-  return twilightsReachedOnEpochDay(latitude, longitude, epochDayOf(year, month, day), fajrAngle, ishaAngle, fajr, isha);
+export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters, fajr: boolean, isha: boolean): number {
+  const solar = solarTime(epochDayOf(year, month, day), placeAt(latitude, longitude));
+  solar.complete(p, (fajr ? 1 << FAJR_SLOT : 0) | (isha ? 1 << ISHA_SLOT : 0));
+  const { hours, midnight } = solar;
+  let reached = 0;
+  if (fajr && !Number.isNaN(utcDate(hours[FAJR_SLOT], midnight))) reached |= 1;
+  if (isha && !Number.isNaN(utcDate(hours[ISHA_SLOT], midnight))) reached |= 2;
+  return reached;
 }
 
-/** twilightsReached of the UTC date `epochDay` (days since 1970-01-01). */
-function twilightsReachedOnEpochDay(latitude: number, longitude: number, epochDay: number, fajrAngle: number, ishaAngle: number, fajr: boolean, isha: boolean): number {
-  const solar = solarTime(epochDay, latitude, longitude);
-  const midnight = solar.midnight;
-  let reached = 0;
-  if (fajr && !Number.isNaN(utcDate(solar.morningTwilight(fajrAngle), midnight))) reached |= 1;
-  if (isha && !Number.isNaN(utcDate(solar.eveningTwilight(ishaAngle), midnight))) reached |= 2;
-  return reached;
+// The place of the calls that give a latitude and longitude: read by solarTime at once, never kept.
+const somePlace = { latitude: NaN, longitude: NaN };
+function placeAt(latitude: number, longitude: number): AdhanPlace {
+  somePlace.latitude = latitude;
+  somePlace.longitude = longitude;
+  return somePlace;
 }
 
 /** `new PrayerTimes(new Coordinates(latitude, longitude), <local noon of year-month-day>, parameters)`, as numbers. */
 export function adhanTimes(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters): AdhanTimes {
   const e = scratch;
-  adhanTimesInto(e, 0, latitude, longitude, epochDayOf(year, month, day), p);
+  adhanTimesInto(e, 0, placeAt(latitude, longitude), epochDayOf(year, month, day), p);
   return { fajr: e[0], sunrise: e[1], dhuhr: e[2], asr: e[3], sunset: e[4], maghrib: e[5], isha: e[6] };
 }
 
@@ -284,18 +326,21 @@ export const ISHA = 6;
  * the precompute's day loop keeps two days' times in one array. Returns what twilightsReached would of the same day
  * for p's angles (isha's only with isha by angle): found on the way, it needs no second call.
  */
-export function adhanTimesInto(out: Float64Array, at: number, latitude: number, longitude: number, epochDay: number, p: AdhanParameters): number {
-  const solar = solarTime(epochDay, latitude, longitude);
-  const midnight = solar.midnight;
+export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace, epochDay: number, p: AdhanParameters): number {
+  const solar = solarTime(epochDay, place);
+  const ishaByAngle = !(p.ishaInterval > 0);
+  solar.complete(p, (1 << ASR_SLOT) | (1 << FAJR_SLOT) | (ishaByAngle ? 1 << ISHA_SLOT : 0) | (p.maghribAngle ? 1 << MAGHRIB_SLOT : 0));
+  const { hours, midnight } = solar;
   const dhuhrTime = utcDate(solar.transit, midnight);
-  const sunriseTime = utcDate(solar.sunrise, midnight);
-  const sunsetTime = utcDate(solar.sunset, midnight);
-  const tomorrow = solarTime(epochDay + 1, latitude, longitude);
-  const asrTime = utcDate(solar.afternoon(p.shadowLength), midnight);
-  const tomorrowSunrise = utcDate(tomorrow.sunrise, tomorrow.midnight);
+  const sunriseTime = utcDate(hours[SUNRISE_SLOT], midnight);
+  const sunsetTime = utcDate(hours[SUNSET_SLOT], midnight);
+  const asrTime = utcDate(hours[ASR_SLOT], midnight);
+  const tomorrow = solarTime(epochDay + 1, place);
+  const tomorrowSunrise = utcDate(tomorrow.hours[SUNRISE_SLOT], tomorrow.midnight);
   const night = (tomorrowSunrise - sunsetTime) / 1000;
-  let fajrTime = utcDate(solar.morningTwilight(p.fajrAngle), midnight);
+  let fajrTime = utcDate(hours[FAJR_SLOT], midnight);
   let reached = Number.isNaN(fajrTime) ? 0 : 1;
+  const latitude = solar.latitude;
   const moonsighting = p.method === 'MoonsightingCommittee';
   if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) fajrTime = addSeconds(sunriseTime, -(night / 7));
   let safeFajr: number;
@@ -306,10 +351,10 @@ export function adhanTimesInto(out: Float64Array, at: number, latitude: number, 
   }
   if (Number.isNaN(fajrTime) || safeFajr > fajrTime) fajrTime = safeFajr;
   let ishaTime: number;
-  if (p.ishaInterval > 0) {
+  if (!ishaByAngle) {
     ishaTime = addSeconds(sunsetTime, p.ishaInterval * 60);
   } else {
-    ishaTime = utcDate(solar.eveningTwilight(p.ishaAngle), midnight);
+    ishaTime = utcDate(hours[ISHA_SLOT], midnight);
     if (!Number.isNaN(ishaTime)) reached |= 2;
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
@@ -322,7 +367,7 @@ export function adhanTimesInto(out: Float64Array, at: number, latitude: number, 
   }
   let maghribTime = sunsetTime;
   if (p.maghribAngle) {
-    const angleBasedMaghrib = utcDate(solar.eveningTwilight(p.maghribAngle), midnight);
+    const angleBasedMaghrib = utcDate(hours[MAGHRIB_SLOT], midnight);
     if (sunsetTime < angleBasedMaghrib && ishaTime > angleBasedMaghrib) maghribTime = angleBasedMaghrib;
   }
   out[at + FAJR] = fajrTime;

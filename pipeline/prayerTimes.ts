@@ -8,7 +8,7 @@ import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundedUtcMinutes, ZoneOffsets } f
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
-import { adhanParametersOf, type HighLatitudeRuleName } from './solarDay.js';
+import { adhanParametersOf, withHorizonInto, type HighLatitudeRuleName } from './solarDay.js';
 
 export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
 export type ExtraName = (typeof EXTRA_NAMES)[number];
@@ -72,8 +72,8 @@ interface PlaceRun {
   usual: ResolutionRun;
   ramadan?: ResolutionRun;
   /**
-   * adhan's parameters when most days can skip the general path (see solarDayInto): adhan's own model, no horizon,
-   * asr or whole-day change of the method's, one isha interval all year.
+   * adhan's parameters when most days can skip the general path (see solarDayInto): adhan's own model, no asr or
+   * whole-day change of the method's, one isha interval all year.
    */
   plain?: AdhanParameters;
 }
@@ -95,7 +95,6 @@ function placeRun(q: TimetableQuery): PlaceRun {
     ramadan === undefined &&
     method.solarModel !== 'dailyAt0hUT' &&
     !method.sunDayOffset &&
-    method.horizon === undefined &&
     !method.asrShadowAtAsr;
   return { q, zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
 }
@@ -136,8 +135,9 @@ function solarDayInto(run: PlaceRun, epochDay: number, events: Float64Array, at:
     const { q, zone } = run;
     const guess = solarEpochDayFor(epochDay, q.longitude, zone);
     // The plain run's angles are the method's: what adhanTimesInto says of them is resolveDay's twilightsReached.
-    const reached = adhanTimesInto(events, at, q.latitude, q.longitude, guess, plain);
+    const reached = adhanTimesInto(events, at, q, guess, plain);
     events[at + MAGHRIB] += (q.method.maghribInterval ?? 0) * MINUTE_MS;
+    if (q.method.horizon !== undefined) withHorizonInto(events, at, q.latitude, q.method, plain.ishaInterval > 0);
     const { checkFajr, checkIsha } = run.usual;
     // Where a twilight may go unreached, resolveDay's own test: both reached, or the general path estimates.
     const twilightsReached = (!checkFajr || (reached & 1) !== 0) && (!checkIsha || (reached & 2) !== 0);

@@ -10,7 +10,7 @@ import {
   Rounding,
 } from 'adhan';
 import { addDays, type CalendarDate } from './calendarDate.js';
-import { adhanTimes, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
+import { adhanTimes, DHUHR, ISHA, MAGHRIB, SUNRISE, SUNSET, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
@@ -135,7 +135,7 @@ export function twilightsReachedOn(latitude: number, longitude: number, date: Ca
   }
   const offset = o.method.sunDayOffset ?? 0;
   const d = offset === 0 ? date : addDays(date, offset);
-  return twilightsReached(latitude, longitude, d.year, d.month, d.day, o.method.fajrAngle, o.method.ishaAngle ?? 0, fajr, isha);
+  return twilightsReached(latitude, longitude, d.year, d.month, d.day, adhanParametersOf(o), fajr, isha);
 }
 
 function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
@@ -159,25 +159,42 @@ function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, 
     };
   }
   if (o.method.asrShadowAtAsr && Number.isFinite(events.asr)) events.asr = asrWithSunAtAsr(events.asr, latitude, longitude, date, o.madhab);
-  return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method.horizon, o.method.maghribAngle === undefined, o.ishaInterval > 0);
+  return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method, o.ishaInterval > 0);
 }
 
 const STANDARD_HORIZON = -0.8333;
 
 /**
- * Sunrise earlier and sunset later by the time the sun takes from the standard −0.8333° to `horizon` (the sun's
- * declination at transit is exact enough for seconds); maghrib by sunset, and isha by minutes, move with sunset.
+ * How much earlier sunrise and later sunset are with the sun at `horizon` than at the standard −0.8333° (ms): the
+ * time the sun takes between the two, from the sun's declination at transit (exact enough for seconds); 0 where
+ * sunrise or sunset does not exist or the sun does not reach `horizon`.
  */
-function withHorizon(e: SolarEvents, latitude: number, horizon: number, maghribFromSunset: boolean, ishaFromSunset: boolean): SolarEvents {
-  if (!Number.isFinite(e.sunrise) || !Number.isFinite(e.sunset)) return e;
-  const { declination } = sunPosition(julianDay(e.dhuhr));
+function horizonShiftMs(latitude: number, horizon: number, sunrise: number, sunset: number, dhuhr: number): number {
+  if (!Number.isFinite(sunrise) || !Number.isFinite(sunset)) return 0;
+  const { declination } = sunPosition(julianDay(dhuhr));
   const phi = latitude * RAD;
   const delta = declination * RAD;
   const hourAngle = (altitude: number): number =>
     (Math.acos((Math.sin(altitude * RAD) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta))) / RAD) * 4;
   const shift = (hourAngle(horizon) - hourAngle(STANDARD_HORIZON)) * MINUTE_MS;
-  if (!Number.isFinite(shift)) return e;
-  return { ...e, sunrise: e.sunrise - shift, sunset: e.sunset + shift, maghrib: maghribFromSunset ? e.maghrib + shift : e.maghrib, isha: ishaFromSunset ? e.isha + shift : e.isha };
+  return Number.isFinite(shift) ? shift : 0;
+}
+
+/** Sunrise and sunset at the method's horizon; maghrib by sunset, and isha by minutes, move with sunset. */
+function withHorizon(e: SolarEvents, latitude: number, method: MethodDefinition, ishaFromSunset: boolean): SolarEvents {
+  const shift = horizonShiftMs(latitude, method.horizon!, e.sunrise, e.sunset, e.dhuhr);
+  if (shift === 0) return e;
+  return { ...e, sunrise: e.sunrise - shift, sunset: e.sunset + shift, maghrib: method.maghribAngle === undefined ? e.maghrib + shift : e.maghrib, isha: ishaFromSunset ? e.isha + shift : e.isha };
+}
+
+/** withHorizon of the events in `e` from `at` (adhanCore's FAJR … ISHA), in place: the precompute's plain days. */
+export function withHorizonInto(e: Float64Array, at: number, latitude: number, method: MethodDefinition, ishaFromSunset: boolean): void {
+  const shift = horizonShiftMs(latitude, method.horizon!, e[at + SUNRISE], e[at + SUNSET], e[at + DHUHR]);
+  if (shift === 0) return;
+  e[at + SUNRISE] -= shift;
+  e[at + SUNSET] += shift;
+  if (method.maghribAngle === undefined) e[at + MAGHRIB] += shift;
+  if (ishaFromSunset) e[at + ISHA] += shift;
 }
 
 const RAD = Math.PI / 180;
