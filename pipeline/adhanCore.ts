@@ -47,7 +47,7 @@ const addSeconds = (ms: number, seconds: number): number => clip(ms + seconds * 
 const SUN_ALTITUDE = -50.0 / 60.0;
 const SIN_SUN_ALTITUDE = Math.sin(degreesToRadians(SUN_ALTITUDE));
 
-/** Where a solar day keeps each hour angle's hours (`SolarTime.hours`). */
+/** Where a solar day keeps each hour angle's instant (`SolarTime.times`). */
 const SUNRISE_SLOT = 0;
 const SUNSET_SLOT = 1;
 const ASR_SLOT = 2;
@@ -58,19 +58,25 @@ const SLOTS = 6;
 /** Per slot, 1 where the time is after the transit. */
 const AFTER_TRANSIT = Uint8Array.of(0, 1, 1, 0, 1, 1);
 
-/** Where a place is. */
-export interface AdhanPlace {
-  readonly latitude: number;
-  readonly longitude: number;
+/**
+ * Where a place is. One class, so that every read of a place's coordinates in the day loop sees one shape: places of
+ * several shapes (queries, literals) made each read a lookup and each coordinate a new boxed number.
+ */
+export class AdhanPlace {
+  constructor(
+    public latitude: number,
+    public longitude: number,
+  ) {}
 }
 
 /**
- * adhan's SolarTime for a date and a place: transit, sunrise and sunset in hours of the UTC date, and its
- * correctedHourAngle for the asr and twilight altitudes. The place's sine and cosine of latitude and the date's sun
+ * adhan's SolarTime for a date and a place: transit, sunrise and sunset, and its correctedHourAngle for the asr and
+ * twilight altitudes, each as the instant adhan's Date of it holds. The place's sine and cosine of latitude and the date's sun
  * terms are taken once; every expression is adhan's own, in its order. A few are kept and set anew for each date
  * (solarTime below): a precompute goes through hundreds of millions of dates, and a new object's number fields are
- * each an allocation. The hour angles are written into `hours` by one loop (hourAnglesInto), never passed as numbers
- * between functions: the compiler then keeps them unboxed, and the formula is written out once.
+ * each an allocation. The hour angles are written into `times` by one loop (hourAnglesInto), never passed as numbers
+ * between functions (a number passed to or returned from a call that is not inlined is a new boxed number): the
+ * compiler keeps them unboxed, and the formula is written out once.
  */
 class SolarTime {
   epochDay = NaN;
@@ -82,12 +88,16 @@ class SolarTime {
   cosLatitude = NaN;
   westLongitude = NaN;
   approxTransit = NaN;
+  /** The transit's instant (UTC ms, as adhan's Date of it). */
   transit = NaN;
-  /** Hours of the UTC date of each slot's time, for the altitude `altitudes` (its sine `altitudeSines`) gives. */
-  readonly hours = new Float64Array(SLOTS);
+  /**
+   * Each slot's instant (UTC ms, as adhan's Date of it; NaN where invalid), for the altitude `altitudes` (its sine
+   * `altitudeSines`) gives.
+   */
+  readonly times = new Float64Array(SLOTS);
   readonly altitudes = Float64Array.of(SUN_ALTITUDE, SUN_ALTITUDE, NaN, NaN, NaN, NaN);
   readonly altitudeSines = Float64Array.of(SIN_SUN_ALTITUDE, SIN_SUN_ALTITUDE, NaN, NaN, NaN, NaN);
-  /** The slots (bits) whose hours are this day's. */
+  /** The slots (bits) whose times are this day's. */
   private valid = 0;
   /**
    * The angle of each twilight slot's altitude (asr: the shadow length): a day is computed twice at high latitudes
@@ -121,14 +131,14 @@ class SolarTime {
     const a = unwindAngle(sun.rightAscension + (m0 / 2) * (sun.rightAscensionAB + m0 * sun.rightAscensionC));
     const H = quadrantShiftAngle(theta - this.westLongitude - a);
     const dm = H / -360;
-    this.transit = (m0 + dm) * 24;
+    this.transit = utcDate((m0 + dm) * 24, this.midnight);
     this.valid = (1 << SUNRISE_SLOT) | (1 << SUNSET_SLOT);
     hourAnglesInto(this, this.valid);
   }
 
   /**
    * Makes sure the slots of `wanted` (bits) hold p's times: asr for its shadow length, the twilights for its angles
-   * (an angle's hours are computed once per day however often asked for).
+   * (an angle's time is computed once per day however often asked for).
    */
   complete(p: AdhanParameters, wanted: number): void {
     const { keys, altitudes, altitudeSines } = this;
@@ -152,7 +162,7 @@ class SolarTime {
     }
   }
 
-  /** The twilight slot at `angle` degrees below: its bit when its hours are to be computed, else 0. */
+  /** The twilight slot at `angle` degrees below: its bit when its time is to be computed, else 0. */
   private twilight(slot: number, angle: number): number {
     if (this.keys[slot] !== angle) {
       this.keys[slot] = angle;
@@ -166,12 +176,12 @@ class SolarTime {
 
 /**
  * Astronomical.correctedHourAngle for each slot of `slots` (bits), at the slot's altitude (degrees) whose sine of
- * its radians is its altitudeSine, into its hours.
+ * its radians is its altitudeSine, into its time (as TimeComponents(hours).utcDate of the date).
  */
 function hourAnglesInto(s: SolarTime, slots: number): void {
   const m0 = s.approxTransit;
   const sun = s.sun;
-  const { hours, altitudes, altitudeSines } = s;
+  const { times, altitudes, altitudeSines, midnight } = s;
   for (let k = 0; k < SLOTS; k++) {
     if ((slots & (1 << k)) === 0) continue;
     const angle = altitudes[k];
@@ -191,7 +201,7 @@ function hourAnglesInto(s: SolarTime, slots: number): void {
     const term3 = h - angle;
     const term4 = 360 * cosDelta * s.cosLatitude * Math.sin(HRadians);
     const dm = term3 / term4;
-    hours[k] = (m + dm) * 24;
+    times[k] = utcDate((m + dm) * 24, midnight);
   }
 }
 
@@ -288,15 +298,15 @@ const HIGH_LATITUDE_THRESHOLD = 55;
 export function twilightsReached(latitude: number, longitude: number, year: number, month: number, day: number, p: AdhanParameters, fajr: boolean, isha: boolean): number {
   const solar = solarTime(epochDayOf(year, month, day), placeAt(latitude, longitude));
   solar.complete(p, (fajr ? 1 << FAJR_SLOT : 0) | (isha ? 1 << ISHA_SLOT : 0));
-  const { hours, midnight } = solar;
+  const times = solar.times;
   let reached = 0;
-  if (fajr && !Number.isNaN(utcDate(hours[FAJR_SLOT], midnight))) reached |= 1;
-  if (isha && !Number.isNaN(utcDate(hours[ISHA_SLOT], midnight))) reached |= 2;
+  if (fajr && !Number.isNaN(times[FAJR_SLOT])) reached |= 1;
+  if (isha && !Number.isNaN(times[ISHA_SLOT])) reached |= 2;
   return reached;
 }
 
 // The place of the calls that give a latitude and longitude: read by solarTime at once, never kept.
-const somePlace = { latitude: NaN, longitude: NaN };
+const somePlace = new AdhanPlace(NaN, NaN);
 function placeAt(latitude: number, longitude: number): AdhanPlace {
   somePlace.latitude = latitude;
   somePlace.longitude = longitude;
@@ -330,15 +340,14 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   const solar = solarTime(epochDay, place);
   const ishaByAngle = !(p.ishaInterval > 0);
   solar.complete(p, (1 << ASR_SLOT) | (1 << FAJR_SLOT) | (ishaByAngle ? 1 << ISHA_SLOT : 0) | (p.maghribAngle ? 1 << MAGHRIB_SLOT : 0));
-  const { hours, midnight } = solar;
-  const dhuhrTime = utcDate(solar.transit, midnight);
-  const sunriseTime = utcDate(hours[SUNRISE_SLOT], midnight);
-  const sunsetTime = utcDate(hours[SUNSET_SLOT], midnight);
-  const asrTime = utcDate(hours[ASR_SLOT], midnight);
-  const tomorrow = solarTime(epochDay + 1, place);
-  const tomorrowSunrise = utcDate(tomorrow.hours[SUNRISE_SLOT], tomorrow.midnight);
+  const times = solar.times;
+  const dhuhrTime = solar.transit;
+  const sunriseTime = times[SUNRISE_SLOT];
+  const sunsetTime = times[SUNSET_SLOT];
+  const asrTime = times[ASR_SLOT];
+  const tomorrowSunrise = solarTime(epochDay + 1, place).times[SUNRISE_SLOT];
   const night = (tomorrowSunrise - sunsetTime) / 1000;
-  let fajrTime = utcDate(hours[FAJR_SLOT], midnight);
+  let fajrTime = times[FAJR_SLOT];
   let reached = Number.isNaN(fajrTime) ? 0 : 1;
   const latitude = solar.latitude;
   const moonsighting = p.method === 'MoonsightingCommittee';
@@ -354,7 +363,7 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   if (!ishaByAngle) {
     ishaTime = addSeconds(sunsetTime, p.ishaInterval * 60);
   } else {
-    ishaTime = utcDate(hours[ISHA_SLOT], midnight);
+    ishaTime = times[ISHA_SLOT];
     if (!Number.isNaN(ishaTime)) reached |= 2;
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
@@ -367,7 +376,7 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   }
   let maghribTime = sunsetTime;
   if (p.maghribAngle) {
-    const angleBasedMaghrib = utcDate(hours[MAGHRIB_SLOT], midnight);
+    const angleBasedMaghrib = times[MAGHRIB_SLOT];
     if (sunsetTime < angleBasedMaghrib && ishaTime > angleBasedMaghrib) maghribTime = angleBasedMaghrib;
   }
   out[at + FAJR] = fajrTime;

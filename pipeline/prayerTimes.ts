@@ -1,6 +1,6 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
-import { adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, type AdhanParameters } from './adhanCore.js';
+import { AdhanPlace, adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, type AdhanParameters } from './adhanCore.js';
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
 import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
@@ -68,6 +68,8 @@ function onEastMeridian(q: TimetableQuery): TimetableQuery {
 /** A run of days at one place: the resolution runs for the method's isha interval, and in Ramadan its other one. */
 interface PlaceRun {
   q: TimetableQuery;
+  /** q's coordinates as adhanCore takes them. */
+  place: AdhanPlace;
   zone: ZoneOffsets;
   usual: ResolutionRun;
   ramadan?: ResolutionRun;
@@ -96,7 +98,7 @@ function placeRun(q: TimetableQuery): PlaceRun {
     method.solarModel !== 'dailyAt0hUT' &&
     !method.sunDayOffset &&
     !method.asrShadowAtAsr;
-  return { q, zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
+  return { q, place: new AdhanPlace(q.latitude, q.longitude), zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
 }
 
 /**
@@ -135,7 +137,7 @@ function solarDayInto(run: PlaceRun, epochDay: number, events: Float64Array, at:
     const { q, zone } = run;
     const guess = solarEpochDayFor(epochDay, q.longitude, zone);
     // The plain run's angles are the method's: what adhanTimesInto says of them is resolveDay's twilightsReached.
-    const reached = adhanTimesInto(events, at, q, guess, plain);
+    const reached = adhanTimesInto(events, at, run.place, guess, plain);
     events[at + MAGHRIB] += (q.method.maghribInterval ?? 0) * MINUTE_MS;
     if (q.method.horizon !== undefined) withHorizonInto(events, at, q.latitude, q.method, plain.ishaInterval > 0);
     const { checkFajr, checkIsha } = run.usual;
