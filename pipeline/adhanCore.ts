@@ -181,25 +181,33 @@ class SolarTime {
 function hourAnglesInto(s: SolarTime, slots: number): void {
   const m0 = s.approxTransit;
   const sun = s.sun;
-  const { times, altitudes, altitudeSines, midnight } = s;
+  const { times, altitudes, altitudeSines, midnight, sinLatitude, cosLatitude, westLongitude } = s;
+  const sinLatitudeSinDeclination = sinLatitude * sun.sinDeclination;
+  const term2 = cosLatitude * sun.cosDeclination;
+  // Sunrise and sunset are at one altitude: the hour angle of the one is the other's.
+  let H0Sine = NaN;
+  let H0 = NaN;
   for (let k = 0; k < SLOTS; k++) {
     if ((slots & (1 << k)) === 0) continue;
     const angle = altitudes[k];
-    const term1 = altitudeSines[k] - s.sinLatitude * sun.sinDeclination;
-    const term2 = s.cosLatitude * sun.cosDeclination;
-    const H0 = radiansToDegrees(Math.acos(term1 / term2));
+    const sine = altitudeSines[k];
+    if (sine !== H0Sine) {
+      H0Sine = sine;
+      const term1 = sine - sinLatitudeSinDeclination;
+      H0 = radiansToDegrees(Math.acos(term1 / term2));
+    }
     const m = AFTER_TRANSIT[k] === 1 ? m0 + H0 / 360 : m0 - H0 / 360;
     const theta = unwindAngle(sun.siderealTime + 360.985647 * m);
     const a = unwindAngle(sun.rightAscension + (m / 2) * (sun.rightAscensionAB + m * sun.rightAscensionC));
     const delta = sun.declination + (m / 2) * (sun.declinationAB + m * sun.declinationC);
-    const H = theta - s.westLongitude - a;
+    const H = theta - westLongitude - a;
     // altitudeOfCelestialBody(latitude, delta, H)
     const deltaRadians = degreesToRadians(delta);
     const HRadians = degreesToRadians(H);
     const cosDelta = Math.cos(deltaRadians);
-    const h = radiansToDegrees(Math.asin(s.sinLatitude * Math.sin(deltaRadians) + s.cosLatitude * cosDelta * Math.cos(HRadians)));
+    const h = radiansToDegrees(Math.asin(sinLatitude * Math.sin(deltaRadians) + cosLatitude * cosDelta * Math.cos(HRadians)));
     const term3 = h - angle;
-    const term4 = 360 * cosDelta * s.cosLatitude * Math.sin(HRadians);
+    const term4 = 360 * cosDelta * cosLatitude * Math.sin(HRadians);
     const dm = term3 / term4;
     times[k] = utcDate((m + dm) * 24, midnight);
   }
