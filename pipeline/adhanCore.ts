@@ -71,10 +71,10 @@ export class AdhanPlace {
 
 /**
  * adhan's SolarTime for a date and a place: transit, sunrise and sunset, and its correctedHourAngle for the asr and
- * twilight altitudes, each as the instant adhan's Date of it holds. The place's sine and cosine of latitude and the date's sun
- * terms are taken once; every expression is adhan's own, in its order. A few are kept and set anew for each date
- * (solarTime below): a precompute goes through hundreds of millions of dates, and a new object's number fields are
- * each an allocation. The hour angles are written into `times` by one loop (hourAnglesInto), never passed as numbers
+ * twilight altitudes, each as the instant adhan's Date of it holds. The place's sine and cosine of latitude and the
+ * date's sun terms are taken once; every expression is adhan's own, in its order. A few are kept and set anew for each
+ * date (solarTime below): a precompute goes through hundreds of millions of dates, and a new object's number fields
+ * are each an allocation. The hour angles are written into `times` by one loop (hourAnglesInto), never passed as numbers
  * between functions (a number passed to or returned from a call that is not inlined is a new boxed number): the
  * compiler keeps them unboxed, and the formula is written out once.
  */

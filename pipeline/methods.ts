@@ -245,7 +245,8 @@ const DEFINED: readonly MethodDefinition[] = [
  * a dozen shapes made each read a lookup (a kemenag year took twice a Muslim World League year).
  */
 function oneShape(m: MethodDefinition): MethodDefinition {
-  return {
+  // Every field named (the type makes a field added to MethodDefinition and forgotten here an error).
+  const all: { [K in keyof Required<MethodDefinition>]: MethodDefinition[K] } = {
     id: m.id,
     name: m.name,
     fajrAngle: m.fajrAngle,
@@ -266,6 +267,7 @@ function oneShape(m: MethodDefinition): MethodDefinition {
     horizon: m.horizon,
     zones: m.zones,
   };
+  return all;
 }
 
 export const METHODS: readonly MethodDefinition[] = DEFINED.map(oneShape);
