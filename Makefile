@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium redis run test precompute bench load catalog fleet
+.PHONY: install nginx chromium redis tzdata run test precompute bench load catalog fleet
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -15,7 +15,7 @@ $(NPM_STAMP): package.json package-lock.json
 	@touch $@
 
 # The catalog is built from the pinned data packages when it is missing (about 10 s); `make catalog` rebuilds it.
-$(CATALOG): | $(NPM_STAMP)
+$(CATALOG): | $(NPM_STAMP) tzdata
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
 
 catalog: install
@@ -26,9 +26,14 @@ catalog: install
 $(STORE): | $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute --scope quick
 
-run: install $(CATALOG) $(STORE)
+run: install tzdata $(CATALOG) $(STORE)
 	@DATA_DIR=$(DATA_DIR) npm run -s cli -- demo
 	DATA_DIR=$(DATA_DIR) npm start
+
+# Zone rules come from the newest tz database at hand: Debian's tzdata (the system's zoneinfo) is brought up to at
+# least the npm package's release when it is older (deploy/install-tzdata.sh), else nothing.
+tzdata: install
+	@deploy/install-tzdata.sh
 
 # The reverse-proxy test runs Debian's nginx in front of the server: installed when missing (apt-get, without
 # starting a service; deploy/install-nginx.sh says how), else nothing.
@@ -50,7 +55,7 @@ redis:
 fleet: install redis $(CATALOG) $(STORE)
 	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 
-test: install nginx chromium redis
+test: install tzdata nginx chromium redis
 	npm run typecheck
 	npm test
 

@@ -2,7 +2,7 @@
 // offsets come from zoneRules.ts (IANA's data), in seconds: before standard time, zones kept local mean time,
 // whose offsets have seconds (Istanbul's was +01:55:52).
 import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
-import { offsetAt } from './tzCompile.js';
+import { offsetAt } from './transitionTable.js';
 import { offsetSeconds, transitionTable } from './zoneRules.js';
 
 export { canonicalZoneName, offsetSeconds } from './zoneRules.js';

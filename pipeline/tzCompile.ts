@@ -1,23 +1,13 @@
 // Compiles one zone of the IANA tz database, as the npm package `tzdata` gives it (zic's Zone and Rule lines as
 // JSON), into an offset-transition table: the UTC instants where the zone's offset from UTC changes and the offset
-// from each on. Pure: the caller hands in the lines; zoneRules.ts loads the package and keeps the tables.
+// from each on. Pure: the caller hands in the lines; zoneDatabase.ts loads the package and keeps the tables. The
+// system's compiled zoneinfo, when newer, is read by tzif.ts instead (docs/time-zones.md).
+import { LAST_COMPILED_YEAR, type TransitionTable, transitionTableOf } from './transitionTable.js';
 
 /** A Zone line: offset west of UTC in minutes (the package's sign), rules, format, until (wall clock as UTC ms). */
 export type ZoneLine = [westMinutes: string, rules: string, format: string, until: string | null];
 /** A Rule line: from, to, type, in, on, at [h, m, s, s|u|null], save in minutes, letter. */
 export type RuleLine = [from: string, to: string, type: string, month: string, on: string, at: [string, string, string, string | null], save: string, letter: string];
-
-export interface TransitionTable {
-  /** UTC milliseconds from which each offset holds; the first is -Infinity. Strictly increasing. */
-  at: Float64Array;
-  /** Offset from UTC in seconds (east positive) from `at[i]` on. */
-  offset: Int32Array;
-  /** The interval of the last lookup (a cache: each thread has its own tables). */
-  hint?: number;
-}
-
-/** Rules are expanded up to this year; the last offset then holds for ever (the API's dates end in 2100). */
-export const LAST_COMPILED_YEAR = 2102;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -98,19 +88,8 @@ const yearOf = (ms: number): number => new Date(ms).getUTCFullYear();
 
 /** The transition table of a zone from its Zone lines and the Rule lines they name. */
 export function compileZone(zoneLines: ZoneLine[], rules: Record<string, RuleLine[]>): TransitionTable {
-  const at: number[] = [];
-  const offset: number[] = [];
-  const push = (instant: number, seconds: number): void => {
-    // Two changes at one instant: the later line wins. No change of offset: no transition.
-    while (at.length && at[at.length - 1] >= instant) {
-      at.pop();
-      offset.pop();
-    }
-    if (offset.length && offset[offset.length - 1] === seconds) return;
-    at.push(instant);
-    offset.push(seconds);
-  };
-
+  // Two changes at one instant: the later line wins (transitionTableOf).
+  const changes: Array<[number, number]> = [];
   let start = -Infinity;
   for (const [west, ruleName, , untilText] of zoneLines) {
     const standard = -Math.round(Number(west) * 60);
@@ -118,7 +97,7 @@ export function compileZone(zoneLines: ZoneLine[], rules: Record<string, RuleLin
     let save = 0;
     if (ruleName === '-' || /^-?\d+:\d+$/.test(ruleName)) {
       save = ruleName === '-' ? 0 : clockSeconds(ruleName);
-      push(start, standard + save);
+      changes.push([start, standard + save]);
     } else {
       const lines = rules[ruleName];
       if (!lines) throw new Error(`tzdata: no rules named ${ruleName}`);
@@ -128,33 +107,16 @@ export function compileZone(zoneLines: ZoneLine[], rules: Record<string, RuleLin
       let i = 0;
       // The save in force when the line starts is that of the latest rule change before it.
       for (; i < events.length && eventInstant(events[i], standard, save) <= start; i++) save = events[i].save;
-      push(start, standard + save);
+      changes.push([start, standard + save]);
       for (; i < events.length; i++) {
         const instant = eventInstant(events[i], standard, save);
         if (instant >= untilWall - (standard + save) * 1000) break;
         save = events[i].save;
-        push(instant, standard + save);
+        changes.push([instant, standard + save]);
       }
     }
     if (untilWall === Infinity) break;
     start = untilWall - (standard + save) * 1000;
   }
-  return { at: Float64Array.from(at), offset: Int32Array.from(offset) };
-}
-
-/** Offset in seconds at the instant `ms`: the last transition at or before it. */
-export function offsetAt(table: TransitionTable, ms: number): number {
-  const { at } = table;
-  // Lookups come in runs around one instant (a day's times, a month's days): try the last one's interval first.
-  const hint = table.hint ?? 0;
-  if (at[hint] <= ms && (hint + 1 === at.length || ms < at[hint + 1])) return table.offset[hint];
-  let lo = 0;
-  let hi = at.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (at[mid] <= ms) lo = mid;
-    else hi = mid - 1;
-  }
-  table.hint = lo;
-  return table.offset[lo];
+  return transitionTableOf(changes);
 }

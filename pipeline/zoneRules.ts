@@ -1,21 +1,24 @@
-// The one source of time-zone rules: the IANA tz database from the pinned npm package `tzdata`, compiled per zone
-// into offset-transition tables on first use. Every wall clock the service prints (API, store, precompute) comes
-// from here, never from the runtime's ICU data, which lags behind IANA (contract, "Time zones").
+// The one source of time-zone rules for every wall clock the service prints (API, store, pages, precompute): the
+// newest IANA tz database at hand, taken once per thread at start-up: the system's compiled zoneinfo when its release
+// is at least the pinned npm package's, the package otherwise; never the runtime's ICU data, which lags behind IANA
+// (contract, "Time zones"; docs/time-zones.md).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { compileZone, offsetAt, type RuleLine, type TransitionTable, type ZoneLine } from './tzCompile.js';
+import { packageZoneDatabase } from './packageZones.js';
+import { systemZoneDatabase } from './systemZoneinfo.js';
+import { offsetAt, type TransitionTable } from './transitionTable.js';
+import { compareReleases, type ZoneDatabase } from './zoneDatabase.js';
 
-interface TzdataPackage {
-  version: string;
-  /** Zone lines by name, or the target's name for a link. */
-  zones: Record<string, ZoneLine[] | string>;
-  rules: Record<string, RuleLine[]>;
+/** The system's database when it is as new as the package's, else the package's. */
+export function newestZoneDatabase(system: ZoneDatabase | undefined, pinned: ZoneDatabase): ZoneDatabase {
+  return system && compareReleases(system.release, pinned.release) >= 0 ? system : pinned;
 }
 
-const data = createRequire(import.meta.url)('tzdata/timezone-data.json') as TzdataPackage;
+const database = newestZoneDatabase(systemZoneDatabase(), packageZoneDatabase());
 
-/** The IANA release the rules come from, such as `2026d`. */
-export const TZDATA_VERSION: string = data.version;
+/** The IANA release the rules come from, such as `2026f`. */
+export const TZDATA_VERSION: string = database.release;
+/** Where they come from: the system's zoneinfo directory, or `npm tzdata <version>`. */
+export const TZDATA_SOURCE: string = database.source;
 
 /** zone.tab: each country's zones, by the names the tz database gives them there. */
 const zoneCountries: Readonly<Record<string, string>> = JSON.parse(
@@ -30,21 +33,19 @@ export function countryOfZone(zone: string): string | undefined {
 /** The Zone a name finally stands for, following links. */
 export function zoneOf(name: string): string {
   let target = name;
-  for (let hops = 0; typeof data.zones[target] === 'string' && hops < 8; hops++) target = data.zones[target] as string;
+  for (let hops = 0; database.links.has(target) && hops < 8; hops++) target = database.links.get(target)!;
   return target;
 }
 
 /**
  * Canonical names, by the folded spelling (`europe/berlin`). A Zone is its own canonical name. A link resolves to
  * its Zone (`Asia/Calcutta` → `Asia/Kolkata`, `US/Eastern` → `America/New_York`), except a link that zone.tab uses
- * as a country's own zone (`Europe/Oslo`, `Asia/Kuala_Lumpur`): IANA merged those into a neighbour's Zone because
- * their clocks agree since 1970, but people there name their own zone, and we answer with that name.
+ * as a country's own zone (`Europe/Oslo` in a database without backzone): IANA merged those into a neighbour's Zone
+ * because their clocks agree since 1970, but people there name their own zone, and we answer with that name.
  */
 const canonicalByFolded = new Map<string, string>();
-for (const name of Object.keys(data.zones)) {
-  const canonical = typeof data.zones[name] === 'string' && !countryOfZone(name) ? zoneOf(name) : name;
-  canonicalByFolded.set(name.toLowerCase(), canonical);
-}
+for (const name of database.zones) canonicalByFolded.set(name.toLowerCase(), name);
+for (const name of database.links.keys()) canonicalByFolded.set(name.toLowerCase(), countryOfZone(name) ? name : zoneOf(name));
 
 /**
  * The canonical spelling of an IANA zone name or link, case-insensitively (`europe/berlin` → `Europe/Berlin`,
@@ -56,19 +57,18 @@ export function canonicalZoneName(name: string): string | undefined {
 
 /** Every name the database knows (zones and links), as it spells them. */
 export function knownZoneNames(): string[] {
-  return Object.keys(data.zones);
+  return [...database.zones, ...database.links.keys()];
 }
 
 const tables = new Map<string, TransitionTable>();
 
-/** The compiled transition table of a zone or link (compiled once per process, on first use). */
+/** The transition table of a zone or link (read or compiled once per thread, on first use). */
 export function transitionTable(zoneName: string): TransitionTable {
   let table = tables.get(zoneName);
   if (!table) {
     const target = zoneOf(canonicalZoneName(zoneName) ?? zoneName);
-    const lines = data.zones[target];
-    if (lines === undefined || typeof lines === 'string') throw new Error(`Unknown time zone ${zoneName}`);
-    table = tables.get(target) ?? compileZone(lines, data.rules);
+    if (!database.zones.has(target)) throw new Error(`Unknown time zone ${zoneName}`);
+    table = tables.get(target) ?? database.table(target);
     tables.set(target, table);
     tables.set(zoneName, table);
   }
