@@ -13,12 +13,15 @@ export function newestZoneDatabase(system: ZoneDatabase | undefined, pinned: Zon
   return system && compareReleases(system.release, pinned.release) >= 0 ? system : pinned;
 }
 
-const database = newestZoneDatabase(systemZoneDatabase(), packageZoneDatabase());
+const pinned = packageZoneDatabase();
+const database = newestZoneDatabase(systemZoneDatabase(), pinned);
 
 /** The IANA release the rules come from, such as `2026f`. */
 export const TZDATA_VERSION: string = database.release;
 /** Where they come from: the system's zoneinfo directory, or `npm tzdata <version>`. */
 export const TZDATA_SOURCE: string = database.source;
+/** True where the system has no compiled zoneinfo as new as the package: the fallback, which the server announces. */
+export const TZDATA_FROM_PACKAGE: boolean = database === pinned;
 
 /** zone.tab: each country's zones, by the names the tz database gives them there. */
 const zoneCountries: Readonly<Record<string, string>> = JSON.parse(

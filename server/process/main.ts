@@ -21,6 +21,7 @@ import type { FromCatalogLoader } from './catalogLoader.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
 import { bundleLocation } from '../../pipeline/bundleLocation.js';
 import { bundleForThread } from '../../pipeline/threadBundle.js';
+import { TZDATA_FROM_PACKAGE, TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 
 const RESTART_AFTER_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
@@ -50,6 +51,16 @@ if (usingFallback) {
       `!! It fell back to its slow JavaScript implementation: expect a fraction of the normal throughput.\n${banner}\n`,
   );
   log('error', 'uws_fallback', { abi: process.versions.modules, node: process.version });
+}
+
+if (TZDATA_FROM_PACKAGE) {
+  // No compiled zoneinfo as new as the package on this machine: its JSON compiles close to zic's output, not to it
+  // (docs/time-zones.md).
+  process.stderr.write(
+    `!! Zone rules from the npm package (${TZDATA_SOURCE}, ${TZDATA_VERSION}): the system has no compiled tz database as new.\n` +
+      `!! Install Debian's tzdata (make tzdata, or apt-get install tzdata) for zic's own tables; /healthz names the source.\n`,
+  );
+  log('error', 'tzdata_from_package', { tzdata: TZDATA_VERSION, source: TZDATA_SOURCE });
 }
 
 let stores: AccountsStores | undefined;

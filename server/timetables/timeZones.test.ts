@@ -5,6 +5,7 @@ import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { precompute } from '../../pipeline/precompute.js';
 import { currentBuild, STORE_FORMAT, timetablesDir } from '../../pipeline/timetableStore.js';
+import { SYSTEM_ZONEINFO, systemZoneDatabase } from '../../pipeline/systemZoneinfo.js';
 import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
@@ -110,10 +111,24 @@ describe('time zones from the IANA tz database', () => {
     expect(dayOffsetHours(linked)).toBe(5.5);
   });
 
-  it('/healthz names the tz release, for the server and the store', async () => {
+  it('/healthz names the tz release and where it came from, for the server and the store', async () => {
     const h = await health(withStore.server);
     expect(h.tzdata).toBe(TZDATA_VERSION);
     expect(h.precomputed.tzdata).toBe(TZDATA_VERSION);
+    // make test brings Debian's tzdata up to the package's release, so the system's compiled zoneinfo is the source.
+    expect(h.tzdataSource).toBe(SYSTEM_ZONEINFO);
+    expect(h.tzdata).toBe(systemZoneDatabase(SYSTEM_ZONEINFO)!.release);
+  });
+
+  it('keeps today’s clocks of the newest release: Havana on −04 and Winnipeg on −05 in late November 2026', async () => {
+    const havana = JSON.parse((await get(live, '/api/v1/times?lat=23.1136&lon=-82.3666&date=2026-11-25')).text);
+    expect(havana.location.timeZone).toBe('America/Havana');
+    expect(dayOffsetHours(havana)).toBe(-4);
+    const winnipeg = JSON.parse((await get(live, '/api/v1/times?lat=49.8954&lon=-97.1385&date=2026-11-25')).text);
+    expect(winnipeg.location.timeZone).toBe('America/Winnipeg');
+    expect(dayOffsetHours(winnipeg)).toBe(-5);
+    // Kiritimati skipped 31 December 1994: that date is not a day there.
+    expect((await get(live, '/api/v1/times?lat=1.87&lon=-157.4&tz=Pacific/Kiritimati&date=1994-12-31')).status).toBe(400);
   });
 });
 
