@@ -134,6 +134,8 @@ async function rawMcp(body: string, headers: Record<string, string> = {}, base =
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
 }
+/** The header of a protocol version that has JSON-RPC batches (2025-06-18, rawMcp's default, has none). */
+const BATCHES = { 'Mcp-Protocol-Version': '2025-03-26' };
 const rpc = (method: string, params?: unknown, id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 
 describe('JSON-RPC errors', () => {
@@ -156,8 +158,8 @@ describe('JSON-RPC errors', () => {
     // The other methods' params too.
     const list = await rawMcp(rpc('tools/list', { cursor: 5 }));
     expect(list.body.error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid params for tools\/list: params\.cursor: .*expected string/) });
-    // Inside a batch, the bad call gets its −32602 and the good one its result.
-    const batch = await rawMcp(JSON.stringify([JSON.parse(rpc('tools/list', undefined, 1)), JSON.parse(rpc('tools/call', { name: 'getQibla', arguments: 3 }, 2))]));
+    // Inside a batch (a protocol version that has them), the bad call gets its −32602 and the good one its result.
+    const batch = await rawMcp(JSON.stringify([JSON.parse(rpc('tools/list', undefined, 1)), JSON.parse(rpc('tools/call', { name: 'getQibla', arguments: 3 }, 2))]), BATCHES);
     expect(batch.status).toBe(200);
     expect(batch.body[0].result.tools).toHaveLength(6);
     expect(batch.body[1]).toMatchObject({ id: 2, error: { code: -32602 } });
@@ -167,7 +169,7 @@ describe('JSON-RPC errors', () => {
   });
 
   it('an empty batch, or JSON that is not a JSON-RPC message: HTTP 400, one −32600 error', async () => {
-    const empty = await rawMcp('[]');
+    const empty = await rawMcp('[]', BATCHES);
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: the batch is empty/) } });
     const cases: Array<[string, RegExp]> = [
@@ -178,7 +180,7 @@ describe('JSON-RPC errors', () => {
       [JSON.stringify({ jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }), /"id" that is an object/],
     ];
     for (const [body, message] of cases) {
-      const res = await rawMcp(body);
+      const res = await rawMcp(body, BATCHES);
       expect(res.status, body).toBe(400);
       expect(res.body.error, body).toEqual({ code: -32600, message: expect.stringMatching(message) });
     }
@@ -336,5 +338,162 @@ describe('keys and quota', () => {
     const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS' });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version');
+  });
+});
+
+describe('arguments as the schema types them, ids, what counts, batches by protocol version, the content type', () => {
+  it('a string where the input schema says number (or the reverse) is an error result with the API’s error object', async () => {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await rawMcp(rpc('tools/call', { name, arguments: args }))).body.result;
+    const api400 = (await api('/api/v1/times?lat=north&lon=29')).body.error;
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['getPrayerTimes', { lat: '41', lon: 29 }, /^lat must be a number from -90 to 90, given as a JSON number: "41" is a string\.$/],
+      ['getQibla', { lat: 41, lon: ' 29 ' }, /^lon must be a number from -180 to 180, given as a JSON number: " 29 " is a string\.$/],
+      ['getMonthlyTimetable', { lat: 41, lon: 29, year: 2026, month: '2' }, /^month must be an integer from 1 to 12, given as a JSON number/],
+      ['getMonthlyTimetable', { lat: 41, lon: 29, year: true, month: 2 }, /^year must be an integer from 1900 to 2100, given as a JSON number: it was a boolean\.$/],
+      ['getMonthlyTimetable', { lat: 41, lon: 29, year: 2026, month: 2.5 }, /^month must be an integer from 1 to 12\.$/],
+      ['getHijriDate', { date: 20260218 }, /^date must be a string; it was a number\.$/],
+      ['searchCities', { q: ['ist'] }, /^q must be a string; it was an array\.$/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await call(name, args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result.structuredContent.error, JSON.stringify(args)).toEqual({ ...api400, message: expect.stringMatching(message) });
+      expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+    }
+    // The same values as JSON numbers are served.
+    expect((await call('getPrayerTimes', { lat: 41, lon: 29, date: '2026-03-01' })).structuredContent).toEqual((await api('/api/v1/times?lat=41&lon=29&date=2026-03-01')).body);
+    expect((await call('getMonthlyTimetable', { lat: 41, lon: 29, year: 2026, month: 2 })).isError).toBeFalsy();
+  });
+
+  it('an integer id beyond 2^53 − 1: −32600 with id null (JSON.parse would have rounded it); the largest safe one is echoed exactly', async () => {
+    for (const id of ['9007199254740993', '9007199254740992', '-9007199254740993', '1e300']) {
+      const res = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key, 'Mcp-Protocol-Version': '2025-06-18' },
+        body: `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
+      });
+      expect(res.status, id).toBe(400);
+      const text = await res.text();
+      expect(text, id).toContain('"id":null');
+      expect(JSON.parse(text).error, id).toEqual({ code: -32600, message: expect.stringMatching(/integer "id" beyond ±9007199254740991 .*use a string id/) });
+    }
+    const safe = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key, 'Mcp-Protocol-Version': '2025-06-18' },
+      body: '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}',
+    });
+    expect(safe.status).toBe(200);
+    expect(await safe.text()).toBe('{"result":{},"jsonrpc":"2.0","id":9007199254740991}');
+    // In a batch, the batch is refused the same way.
+    const batch = await rawMcp(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":90071992547409930,"method":"ping"}]`, BATCHES);
+    expect(batch.status).toBe(400);
+    expect(batch.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: element 1 of the batch has an integer "id" beyond/) } });
+  });
+
+  it('under 2025-06-18 and later a batch is −32600 (HTTP 400); under 2025-03-26, 2024-11-05 or without the header it is served', async () => {
+    const batch = JSON.stringify([JSON.parse(rpc('ping', undefined, 1)), JSON.parse(rpc('tools/list', undefined, 2))]);
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const res = await rawMcp(batch, { 'Mcp-Protocol-Version': version });
+      expect(res.status, version).toBe(400);
+      expect(res.body, version).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: MCP protocol version ${version} (the MCP-Protocol-Version header) has no JSON-RPC batches; send each message in its own request (batches are taken under 2025-03-26 and 2024-11-05).` },
+      });
+    }
+    for (const version of ['2025-03-26', '2024-11-05']) {
+      const res = await rawMcp(batch, { 'Mcp-Protocol-Version': version });
+      expect(res.status, version).toBe(200);
+      expect(res.body.map((m: any) => m.id), version).toEqual([1, 2]);
+      expect(res.body[1].result.tools, version).toHaveLength(6);
+    }
+    const withoutHeader = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key },
+      body: batch,
+    });
+    expect(withoutHeader.status).toBe(200);
+    expect(((await withoutHeader.json()) as any[]).map((m) => m.id)).toEqual([1, 2]);
+    // A version the server does not support is the SDK's 400, batch or not.
+    const unknown = await rawMcp(batch, { 'Mcp-Protocol-Version': '1999-01-01' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/Unsupported protocol version: 1999-01-01/);
+    // The batch rules the SDK enforces itself are refused alike: initialize in a batch, more than 100 messages.
+    const init = JSON.parse(rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }, 1));
+    const withInit = await rawMcp(JSON.stringify([init, JSON.parse(rpc('ping', undefined, 2))]), BATCHES);
+    expect(withInit.status).toBe(400);
+    expect(withInit.body.error).toEqual({ code: -32600, message: 'Invalid Request: initialize must be sent alone, not in a batch.' });
+    const many = await rawMcp(JSON.stringify(Array.from({ length: 101 }, (_, i) => JSON.parse(rpc('ping', undefined, i)))), BATCHES);
+    expect(many.status).toBe(400);
+    expect(many.body.error.message).toBe('Invalid Request: a batch may hold at most 100 messages; this one holds 101.');
+  });
+
+  it('only tools/call requests of a valid message or batch count: notifications and bodies refused as invalid do not', async () => {
+    const countedKey = await provisionKey(server.dataDir, 'counting@example.com', 'trial');
+    await new Promise((r) => setTimeout(r, 600));
+    const qibla = { name: 'getQibla', arguments: { lat: 41, lon: 29 } };
+    const call = (id: unknown) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method: 'tools/call', params: qibla });
+    const send = async (body: string, version = '2025-06-18') => {
+      const res = await rawMcp(body, { 'X-API-Key': countedKey, 'Mcp-Protocol-Version': version });
+      return { ...res, left: Number(res.headers.get('x-quota-remaining')) };
+    };
+    let left = (await send(rpc('ping'))).left; // ping counts nothing: the starting point
+    expect(left).toBe(1000);
+    const free: Array<[string, string, string | undefined, number]> = [
+      ['a tools/call notification', JSON.stringify(call(undefined)), undefined, 202],
+      ['a tools/call with a member JSON-RPC lacks', JSON.stringify({ ...call(3), extra: 1 }), undefined, 400],
+      ['a tools/call with "jsonrpc": "1.0"', JSON.stringify({ ...call(3), jsonrpc: '1.0' }), undefined, 400],
+      ['a tools/call with an id beyond 2^53', JSON.stringify(call(3)).replace('"id":3', '"id":9007199254740993'), undefined, 400],
+      ['a batch of tools/call under 2025-06-18', JSON.stringify([call(1), call(2)]), undefined, 400],
+      ['a batch with a bad element', JSON.stringify([call(1), 5]), '2025-03-26', 400],
+      ['a batch with initialize', JSON.stringify([JSON.parse(rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }, 9)), call(1)]), '2025-03-26', 400],
+      ['a batch of notifications', JSON.stringify([call(undefined), call(undefined)]), '2025-03-26', 202],
+      ['JSON that is not JSON-RPC', JSON.stringify({ method: 'tools/call', id: 1 }), undefined, 400],
+      ['not JSON', '{"jsonrpc":"2.0","id":1,"method":"tools/call"', undefined, 400],
+    ];
+    for (const [what, body, version, status] of free) {
+      const res = await send(body, version);
+      expect(res.status, what).toBe(status);
+      expect(res.left, what).toBe(left);
+    }
+    // A valid tools/call counts once; a batch (2025-03-26) counts its requests, not its notifications.
+    let res = await send(JSON.stringify(call(1)));
+    expect(res.body.result.isError).toBeFalsy();
+    expect(res.left).toBe(--left);
+    res = await send(JSON.stringify([call(1), call(undefined), call(2)]), '2025-03-26');
+    expect(res.body.map((m: any) => m.id)).toEqual([1, 2]);
+    expect(res.left).toBe((left -= 2));
+    // A tools/call request answered −32602 (its params do not fit) counts, as a 400 does on the API.
+    res = await send(rpc('tools/call', { name: 'getQibla', arguments: 'lat=41' }, 4));
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.left).toBe(--left);
+  });
+
+  it('every JSON answer says Content-Type: application/json; charset=utf-8', async () => {
+    const cases: Array<[string, string, Record<string, string>, number]> = [
+      ['a result', rpc('ping'), {}, 200],
+      ['a tool result', rpc('tools/call', { name: 'getQibla', arguments: { lat: 41, lon: 29 } }), {}, 200],
+      ['an error result', rpc('tools/call', { name: 'getQibla', arguments: { lat: '41', lon: 29 } }), {}, 200],
+      ['−32602', rpc('tools/call', { name: 'getQibla', arguments: 3 }), {}, 200],
+      ['−32601', rpc('resources/list'), {}, 200],
+      ['−32600', '5', {}, 400],
+      ['−32600, a batch under 2025-06-18', `[${rpc('ping')}]`, {}, 400],
+      ['−32700', '{', {}, 400],
+      ['the SDK’s 406', rpc('ping'), { Accept: 'application/json' }, 406],
+      ['the SDK’s 415', rpc('ping'), { 'Content-Type': 'text/plain' }, 415],
+      ['401', rpc('ping'), { 'X-API-Key': '' }, 401],
+      ['413', 'x'.repeat(2 * 1024 * 1024), {}, 413],
+    ];
+    for (const [what, body, headers, status] of cases) {
+      const res = await rawMcp(body, headers);
+      expect(res.status, what).toBe(status);
+      expect(res.headers.get('content-type'), what).toBe('application/json; charset=utf-8');
+    }
+    // A notification's 202 has no body, and so no type.
+    const accepted = await rawMcp(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toBeUndefined();
+    expect(accepted.headers.get('content-type')).toBeNull();
   });
 });

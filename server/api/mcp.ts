@@ -3,10 +3,12 @@
 // the tools' input schemas), the same validation, the same handlers, the same JSON.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
+  isInitializeRequest,
   isJSONRPCRequest,
   JSONRPCMessageSchema,
   JSONRPCNotificationSchema,
@@ -14,6 +16,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type JSONRPCRequest,
   type Tool,
@@ -48,10 +51,13 @@ export const TOOLS: Tool[] = ROUTES.map((route) => {
 
 const routesByTool = new Map<string, Route>(ROUTES.map((r) => [r.operationId, r as unknown as Route]));
 
-/** How many tool calls a JSON-RPC message (or batch) holds: each is counted once. */
+/**
+ * How many tool calls a JSON-RPC message (or batch) holds: each `tools/call` request counts once. A `tools/call`
+ * sent as a notification (no id) is never run, and counts nothing.
+ */
 export function toolCallCount(message: unknown): number {
   const messages = Array.isArray(message) ? message : [message];
-  return messages.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call').length;
+  return messages.filter((m) => isObject(m) && m.method === 'tools/call' && 'id' in m).length;
 }
 
 export interface McpDependencies {
@@ -66,7 +72,8 @@ export function callTool(name: string, args: Record<string, unknown> | undefined
   try {
     // Clients often send null for an argument they leave out.
     const given = new Map(Object.entries(args ?? {}).filter(([, v]) => v !== null && v !== undefined));
-    const answer = route.handle(validateParams(route.params, given), deps.context());
+    // JSON arguments: a number where the input schema says number ("41" is refused, as lat=north is on the API).
+    const answer = route.handle(validateParams(route.params, given, 'json'), deps.context());
     const result = (answer instanceof RenderedBody ? JSON.parse(answer.json) : answer) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
@@ -129,6 +136,10 @@ const issueList = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
  * a well-formed request but for its params (MCP's `_meta` of the wrong type, say): that is Invalid params, −32602.
  */
 function messageProblem(message: unknown): { text: string; inParams?: boolean } | undefined {
+  // JSON.parse has rounded an integer beyond 2^53 (…993 reads as …992): its answer would carry another id.
+  if (isObject(message) && Number.isInteger(message.id) && !Number.isSafeInteger(message.id)) {
+    return { text: `has an integer "id" beyond ±${Number.MAX_SAFE_INTEGER} (2^53 − 1), which cannot be echoed exactly as sent: use a string id, or a smaller integer` };
+  }
   if (JSONRPCMessageSchema.safeParse(message).success) return undefined;
   if (!isObject(message)) return { text: `is ${kindOf(message)}, not a JSON-RPC 2.0 message object` };
   if (message.jsonrpc !== '2.0') return { text: 'needs "jsonrpc": "2.0"' };
@@ -147,26 +158,69 @@ function messageProblem(message: unknown): { text: string; inParams?: boolean } 
 }
 
 /**
+ * Whether MCP's protocol version has JSON-RPC batches: 2025-03-26 added them (2024-11-05 took them as JSON-RPC 2.0
+ * does), 2025-06-18 removed them. Versions compare as their dates; one the SDK does not support is its to refuse.
+ */
+const hasBatches = (version: string): boolean => !SUPPORTED_PROTOCOL_VERSIONS.includes(version) || version < '2025-06-18';
+
+/** A usable id of a message (a string or a safe integer), else null. */
+const idOf = (message: unknown): string | number | null =>
+  isObject(message) && (typeof message.id === 'string' || Number.isSafeInteger(message.id)) ? (message.id as string | number) : null;
+
+/**
  * What to answer a parsed body that is not a well-formed JSON-RPC 2.0 message or batch (undefined when it is one):
  * JSON-RPC 2.0 answers an empty batch, and anything else that parsed as JSON but is not a message, with one −32600
- * (Invalid Request) error; the SDK's transport answers an empty batch 202 and the rest −32700 (a parse error).
+ * (Invalid Request) error; the SDK's transport answers an empty batch 202 and the rest −32700 (a parse error). A batch
+ * under a protocol version without batches, an initialize in a batch and a batch over the SDK's bound are −32600 too
+ * (the SDK refuses the last two alike; here they are refused before anything is counted).
  */
-export function invalidRequest(body: unknown): { status: number; body: string } | undefined {
+export function invalidRequest(body: unknown, protocolVersion = ''): { status: number; body: string } | undefined {
   const refuse = (text: string, id: string | number | null = null) => ({ status: 400, body: jsonRpcErrorBody(id, ErrorCode.InvalidRequest, `Invalid Request: ${text}.`) });
   if (Array.isArray(body)) {
+    if (!hasBatches(protocolVersion)) {
+      return refuse(`MCP protocol version ${protocolVersion} (the MCP-Protocol-Version header) has no JSON-RPC batches; send each message in its own request (batches are taken under 2025-03-26 and 2024-11-05)`);
+    }
     if (body.length === 0) return refuse('the batch is empty; send a JSON-RPC 2.0 message, or an array of one or more');
+    if (body.length > MAX_BATCH_SIZE) return refuse(`a batch may hold at most ${MAX_BATCH_SIZE} messages; this one holds ${body.length}`);
     for (let i = 0; i < body.length; i++) {
       const problem = messageProblem(body[i]);
       if (problem) return refuse(`element ${i} of the batch ${problem.inParams ? `has invalid params: ${problem.text}` : problem.text}`);
     }
+    if (body.length > 1 && body.some(isInitializeRequest)) return refuse('initialize must be sent alone, not in a batch');
     return undefined;
   }
   const problem = messageProblem(body);
   if (!problem) return undefined;
-  const id = isObject(body) && (typeof body.id === 'string' || Number.isInteger(body.id)) ? (body.id as string | number) : null;
   // A request whose only fault is in its params: answered as the SDK answers its errors, HTTP 200 with its id.
-  if (problem.inParams) return { status: 200, body: jsonRpcErrorBody(id, ErrorCode.InvalidParams, `Invalid params: ${problem.text}.`) };
-  return refuse(`the message ${problem.text}`, id);
+  if (problem.inParams) return { status: 200, body: jsonRpcErrorBody(idOf(body), ErrorCode.InvalidParams, `Invalid params: ${problem.text}.`) };
+  return refuse(`the message ${problem.text}`, idOf(body));
+}
+
+/** A request's body as the MCP surface reads it, before the key's limits are counted. */
+export interface McpBody {
+  /** The body parsed, or undefined when it is not JSON (the transport answers −32700). */
+  parsed: unknown;
+  /** The answer, when the body is refused before the transport sees it (invalidRequest). */
+  refused?: { status: number; body: string };
+  /**
+   * The tool calls it counts against the account's limits: the `tools/call` requests of a message or batch that
+   * is not refused as invalid (−32600 or −32700). A refused call's −32602 (Invalid params) counts, as a 400 does on
+   * the API; notifications never count.
+   */
+  toolCalls: number;
+}
+
+/** Reads a body of /mcp: parsed, checked (invalidRequest) under the request's MCP-Protocol-Version, its calls counted. */
+export function readMcpBody(text: string, protocolVersion: string): McpBody {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { parsed: undefined, toolCalls: 0 }; // the transport answers with the JSON-RPC parse error
+  }
+  const refused = invalidRequest(parsed, protocolVersion);
+  const counts = refused === undefined || refused.status === 200; // a lone request's −32602 is answered, not refused
+  return { parsed, refused, toolCalls: counts ? toolCallCount(parsed) : 0 };
 }
 
 /** The SDK's schema of every request this server answers; others get the SDK's −32601 (method not found). */
@@ -204,8 +258,8 @@ export function invalidParams(request: JSONRPCRequest): string | undefined {
 }
 
 /** Answers one HTTP request of the MCP transport (stateless: a fresh server and transport each time). */
-export async function handleMcp(request: Request, parsedBody: unknown, deps: McpDependencies): Promise<Response> {
-  const refused = parsedBody === undefined ? undefined : invalidRequest(parsedBody);
+export async function handleMcp(request: Request, body: McpBody, deps: McpDependencies): Promise<Response> {
+  const { parsed: parsedBody, refused } = body;
   if (refused) return new Response(refused.body, { status: refused.status, headers: { 'Content-Type': 'application/json' } });
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));

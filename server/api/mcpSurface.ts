@@ -1,12 +1,12 @@
 // MCP as a surface of the edge: POST /mcp, JSON-RPC through the SDK's transport (mcp.ts). The Origin is checked
 // before anything else, the body is read by the edge's bounded reader, the key comes first (401/403), then the
-// tool calls are counted (429), then the transport answers, asynchronously.
+// tool calls are counted (429; a body refused as invalid counts nothing), then the transport answers, asynchronously.
 import type { AccessControl } from '../access/access.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped } from '../edge/edge.js';
 import type { ErrorLinks } from '../errors.js';
 import { serviceUnavailableWhileStopping, type ServerState } from './apiSurface.js';
-import { handleMcp, jsonRpcErrorBody, MCP_PATH, originAllowed, toolCallCount, type McpDependencies } from './mcp.js';
+import { handleMcp, jsonRpcErrorBody, MCP_PATH, originAllowed, readMcpBody, type McpDependencies } from './mcp.js';
 import { CORS_HEADERS, errorReply, failureReply, JSON_HEADERS, quotaBlock } from './replies.js';
 
 /** An MCP message is a JSON-RPC request: a megabyte is far more than any tool call needs. */
@@ -41,19 +41,19 @@ export function mcpSurface(options: McpOptions): Surface {
     const { authorization, 'x-api-key': apiKey } = request.headers;
     const body = request.body ?? Buffer.alloc(0);
     const account = options.access?.authenticate(authorization ?? '', apiKey ?? '');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      parsed = undefined; // the transport answers with the JSON-RPC parse error
-    }
-    // Each tools/call counts once; initialize, tools/list and notifications count nothing but still get the headers.
-    const quota = account && await options.access!.count(account, options.now(), parsed === undefined ? 0 : toolCallCount(parsed));
+    // Stateless: the protocol version of a request is its MCP-Protocol-Version header (absent: the transport's
+    // default, 2025-03-26), and it decides whether a batch is taken (README, "MCP").
+    const message = readMcpBody(body.toString('utf8'), request.headers['mcp-protocol-version'] ?? '');
+    // Each tools/call request counts once; initialize, tools/list, notifications and a body refused as invalid count
+    // nothing but still get the headers.
+    const quota = account && await options.access!.count(account, options.now(), message.toolCalls);
     const headers = new Headers();
     for (const name in request.headers) headers.append(name, request.headers[name]);
-    const response = await handleMcp(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body }), parsed, dependencies);
-    const contentType = response.headers.get('content-type') ?? 'text/plain';
-    return { status: response.status, body: await response.text(), headerBlock: CORS_HEADERS, contentType, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
+    const response = await handleMcp(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body }), message, dependencies);
+    const text = await response.text();
+    // Every body the transport answers is JSON-RPC: JSON in UTF-8, said so as the API says it (its own header omits
+    // the charset); an empty answer (202 to notifications) has no type.
+    return { status: response.status, body: text, headerBlock: text === '' ? CORS_HEADERS : JSON_HEADERS, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
   }
 
   return {

@@ -91,20 +91,50 @@ function bounds(spec: NumberParam): string {
   return `${spec.type === 'integer' ? 'an integer' : 'a number'} from ${spec.minimum} to ${spec.maximum}`;
 }
 
-/** Checks one value against its declaration; returns it parsed, or throws the contract's 400. */
-export function validateValue(name: string, spec: ParamSpec, raw: unknown): number | string {
-  if (spec.type !== 'string') {
-    const text = typeof raw === 'number' ? String(raw) : raw;
-    const pattern = spec.type === 'integer' ? INTEGER : NUMBER;
-    const value = typeof text === 'string' && pattern.test(text.trim()) ? Number(text.trim()) : NaN;
-    if (!Number.isFinite(value) || value < spec.minimum || value > spec.maximum) {
-      throw new ApiError('invalid_parameter', `${name} must be ${bounds(spec)}.`);
+/**
+ * The text of a value, by the one rule every parameter follows (README, "The OpenAPI description"): a control
+ * character anywhere (U+0000–U+001F, U+007F–U+009F: tab and line breaks too) is refused, at the ends as well; other
+ * white space at both ends (spaces, no-break spaces: what `trim` removes once no control character is left) is
+ * dropped. The schemas' patterns say the same (textPattern below).
+ */
+function valueText(name: string, raw: string): string {
+  if (CONTROL_CHARACTERS.test(raw)) throw new ApiError('invalid_parameter', `${name} must not contain control characters (tab and line breaks included).`);
+  return raw.trim();
+}
+
+/** What a JSON value is, in words, for messages. */
+const jsonKind = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+/**
+ * Where values come from: `query`, text (a query string, a page's parameters); `json`, the arguments of an MCP tool
+ * call, whose types must be the input schema's (a number where it says number, a string where it says string).
+ */
+export type ValueSource = 'query' | 'json';
+
+function validateNumber(name: string, spec: NumberParam, raw: unknown, source: ValueSource): number {
+  let value = NaN;
+  if (source === 'json') {
+    if (typeof raw !== 'number') {
+      const shown = typeof raw === 'string' ? `${JSON.stringify(raw.length > 20 ? raw.slice(0, 20) + '…' : raw)} is a string` : `it was ${jsonKind(raw)}`;
+      throw new ApiError('invalid_parameter', `${name} must be ${bounds(spec)}, given as a JSON number: ${shown}.`);
     }
-    return value;
+    if (spec.type === 'number' || Number.isInteger(raw)) value = raw;
+  } else if (typeof raw === 'string') {
+    const text = valueText(name, raw);
+    if ((spec.type === 'integer' ? INTEGER : NUMBER).test(text)) value = Number(text);
   }
-  if (typeof raw !== 'string') throw new ApiError('invalid_parameter', `${name} must be a string.`);
-  if (CONTROL_CHARACTERS.test(raw)) throw new ApiError('invalid_parameter', `${name} must not contain control characters.`);
-  const value = raw.trim();
+  if (!Number.isFinite(value) || value < spec.minimum || value > spec.maximum) {
+    throw new ApiError('invalid_parameter', `${name} must be ${bounds(spec)}.`);
+  }
+  return value;
+}
+
+/** Checks one value against its declaration; returns it parsed, or throws the contract's 400. */
+export function validateValue(name: string, spec: ParamSpec, raw: unknown, source: ValueSource = 'query'): number | string {
+  if (spec.type !== 'string') return validateNumber(name, spec, raw, source);
+  if (typeof raw !== 'string') throw new ApiError('invalid_parameter', `${name} must be a string${source === 'json' ? `; it was ${jsonKind(raw)}` : ''}.`);
+  const value = valueText(name, raw);
   const length = codePointLength(value);
   if (length > spec.maxLength) {
     throw new ApiError('invalid_parameter', `${name} must be at most ${spec.maxLength} characters long.`);
@@ -132,8 +162,12 @@ export function validateValue(name: string, spec: ParamSpec, raw: unknown): numb
   return value;
 }
 
-/** Validates a whole request's parameters against a route's declarations. */
-export function validateParams<P extends ParamSpecs>(specs: P, given: ReadonlyMap<string, unknown>): ParamValues<P> {
+/**
+ * Validates a whole request's parameters against a route's declarations, in a fixed order (PARAMETER_CHECKS): a
+ * name the route does not take, then each declared parameter in the order the route lists them (missing when
+ * required, else its value). The rules between parameters come after, in the handler (checkRules).
+ */
+export function validateParams<P extends ParamSpecs>(specs: P, given: ReadonlyMap<string, unknown>, source: ValueSource = 'query'): ParamValues<P> {
   for (const name of given.keys()) {
     if (!Object.hasOwn(specs, name)) {
       const accepted = Object.keys(specs);
@@ -151,10 +185,29 @@ export function validateParams<P extends ParamSpecs>(specs: P, given: ReadonlyMa
       if (spec.default !== undefined) out[name] = spec.default;
       continue;
     }
-    out[name] = validateValue(name, spec, raw);
+    out[name] = validateValue(name, spec, raw, source);
   }
   return out as ParamValues<P>;
 }
+
+/**
+ * How values are read and which check answers when several fail, in words: published in the OpenAPI description
+ * (info and the 400 response, which the API reference shows), so the derived docs say what the code does.
+ */
+export const PARAMETER_CHECKS = {
+  whiteSpace:
+    'Every parameter value is read by one rule: white space at both ends is dropped (spaces, no-break spaces and the other ' +
+    'Unicode spaces), and a control character anywhere in a value, at its ends too (U+0000–U+001F and U+007F–U+009F: a tab, ' +
+    'a line break), is 400 invalid_parameter. So lat=%2041%20 is 41, and lat=%0941 and q=%09ist are refused alike.',
+  order:
+    'When several things are wrong, the first failing check answers, in this order: the query string itself, left to right ' +
+    '(a name or value whose percent-encoding does not decode: invalid_parameter; a parameter given twice: unknown_parameter); ' +
+    'then a parameter the operation does not take (unknown_parameter, the first in the query); then each parameter the ' +
+    'operation takes, in the order it lists them: missing_parameter when it is required and absent, else invalid_parameter when ' +
+    'its value is not allowed; then the rules between parameters (x-parameter-rules, in their order: conflicting_parameters, ' +
+    'missing_parameter or invalid_parameter); then the lookup of city (404 city_not_found); last, checks that need the place ' +
+    '(a date its clocks skipped: invalid_parameter). The key (401, 403) and the limits (429) come before all of these.',
+} as const;
 
 // Patterns of the parameter schemas: each accepts exactly what validateValue accepts (tested both ways), but for
 // the white space validateValue trims at both ends of a date, a zone or an enum value.

@@ -60,14 +60,23 @@ ${call && html`<p>Call one (the arguments are the API's query parameters):</p>
 <ul>
 <li>Each <code>tools/call</code> counts as one API request, against the same per-minute limit and monthly quota as the API
 (<a href="${PRICING_PATH}">Pricing</a>). <code>initialize</code>, <code>tools/list</code> and notifications need a valid key but
-count nothing; their answers still carry the rate-limit headers.</li>
+count nothing; their answers still carry the rate-limit headers. A <code>tools/call</code> sent as a notification (no
+<code>id</code>) is not run and counts nothing, nor does a message or batch refused as invalid (<code>-32600</code>,
+<code>-32700</code>).</li>
 <li>A missing, unknown or revoked key, and a used-up limit, are HTTP 401, 403 or 429 with the API's error body and headers
 (<a href="${ERRORS_DOCS_PATH}">Errors</a>).</li>
 <li>A bad argument or an unknown city is a tool result with <code>isError: true</code> and the API's error object, so the agent can
-read the message and try again. See <a href="${API_REFERENCE_PATH}">the API reference</a> for each parameter.</li>
+read the message and try again. Arguments have the input schema's JSON types: <code>"lat": 41</code>, not <code>"lat": "41"</code>
+(that is <code>invalid_parameter</code>). See <a href="${API_REFERENCE_PATH}">the API reference</a> for each parameter.</li>
 <li>Protocol mistakes are JSON-RPC errors: <code>-32602</code> for an unknown tool or malformed params, <code>-32600</code> for a
 message that is not JSON-RPC, <code>-32700</code> for one that is not JSON. A message may be at most 1 MiB: a larger one is HTTP 413
-with a <code>-32600</code> error.</li>
+with a <code>-32600</code> error. An <code>id</code> is a string or an integer within ±(2<sup>53</sup> − 1); a larger integer cannot be
+echoed exactly, so the answer is <code>-32600</code> with <code>id: null</code>. Answers are
+<code>Content-Type: application/json; charset=utf-8</code>.</li>
+<li id="batches">Batches follow the protocol version, which a stateless server learns from the <code>MCP-Protocol-Version</code> header
+(without it, 2025-03-26). Under 2025-06-18 and later, which removed JSON-RPC batching, an array of messages is refused: HTTP 400,
+<code>-32600</code>, <code>id: null</code>. Under 2025-03-26 and 2024-11-05 a batch of up to 100 messages is served, without
+<code>initialize</code> in it.</li>
 <li>Browsers: a request that carries an <code>Origin</code> header is served only from the site's own origin and loopback (and the
 operator's list); clients that send no <code>Origin</code> (agents' back ends, curl) pass, and the key protects them.</li>
 </ul>`;
