@@ -3,6 +3,7 @@
 // live: they are changed in place and never replaced, so a reader that holds one (AccessControl) needs no copy when
 // something changes, and every change is applied synchronously (no reader sees half of one).
 import type { Account, KeyRecord } from './accountStore.js';
+import { emailKey } from './emailAddress.js';
 
 /** One account as read from Redis: its record (undefined: no such account) and all its keys. */
 export interface AccountSnapshot {
@@ -11,14 +12,18 @@ export interface AccountSnapshot {
   keys: KeyRecord[];
 }
 
+const indexOf = (account: Account): string => emailKey(account.email) ?? account.email;
+
 export class AccountMirror {
   readonly accounts = new Map<string, Account>();
   readonly keys = new Map<string, KeyRecord>();
+  /** emailKey of each account's address (the address itself when it has none, as a store made before keys may hold). */
   private readonly emails = new Map<string, string>();
   private readonly keysByAccount = new Map<string, Map<string, KeyRecord>>();
 
-  accountByEmail(email: string): Account | undefined {
-    const id = this.emails.get(email);
+  /** The account of an address's key (emailKey). */
+  accountByEmail(key: string): Account | undefined {
+    const id = this.emails.get(key);
     return id === undefined ? undefined : this.accounts.get(id);
   }
 
@@ -32,10 +37,10 @@ export class AccountMirror {
   /** Replaces what the mirror holds of one account with what Redis holds now. */
   apply(snapshot: AccountSnapshot): void {
     const previous = this.accounts.get(snapshot.id);
-    if (previous && this.emails.get(previous.email) === snapshot.id) this.emails.delete(previous.email);
+    if (previous && this.emails.get(indexOf(previous)) === snapshot.id) this.emails.delete(indexOf(previous));
     if (snapshot.account) {
       this.accounts.set(snapshot.id, snapshot.account);
-      this.emails.set(snapshot.account.email, snapshot.id);
+      this.emails.set(indexOf(snapshot.account), snapshot.id);
     } else this.accounts.delete(snapshot.id);
     for (const hash of this.keysByAccount.get(snapshot.id)?.keys() ?? []) this.keys.delete(hash);
     if (snapshot.keys.length === 0) {

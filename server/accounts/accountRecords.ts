@@ -1,17 +1,26 @@
-// What both account stores (LMDB and Redis) make the same way: checked addresses and key names, new account ids and
-// key records, and which key a `keys revoke` argument (a whole key or its display prefix) names.
+// What both account stores (LMDB and Redis) make the same way: checked addresses and their keys, key names, new
+// account ids and key records, and which key a `keys revoke` argument (a whole key or its display prefix) names.
 import { randomBytes } from 'node:crypto';
 import { displayPrefix, hashKey, isWellFormedKey, KEY_NAME_MAX, KEY_PREFIX, lastFourOf, normalizeKeyName } from './keys.js';
 import { AccountStoreError, type KeyRecord } from './accountStore.js';
+import { emailKey } from './emailAddress.js';
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
-
-/** The normalised address, or AccountStoreError when it is not one. */
-export function checkedEmail(email: string): string {
-  const address = normalizeEmail(email);
-  if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw new AccountStoreError(`"${email}" is not an e-mail address`);
-  return address;
+/** An address as given, trimmed (what mail goes to and the account shows), and the key accounts are found by. */
+export interface CheckedEmail {
+  address: string;
+  key: string;
 }
+
+/** The address and its key (emailAddress.ts), or AccountStoreError when it is not an address. */
+export function checkedEmail(email: string): CheckedEmail {
+  const address = email.trim();
+  const key = /^[^\s@]+@[^\s@]+$/.test(address) ? emailKey(address) : undefined;
+  if (key === undefined) throw new AccountStoreError(`"${email}" is not an e-mail address`);
+  return { address, key };
+}
+
+/** The key to look an address up by; undefined for what is no address (no account has it). */
+export const lookupKey = (email: string): string | undefined => emailKey(email.trim());
 
 /** The key name as stored, or AccountStoreError when it is empty. */
 export function keyName(name: string): string {

@@ -10,6 +10,7 @@ import type { UsageHistory } from './usageHistory.js';
 
 export interface Account {
   id: string;
+  /** The address as first given (trimmed): where mail goes, what pages show; found by its emailKey (emailAddress.ts). */
   email: string;
   plan: PlanName;
   createdAt: string;
@@ -47,6 +48,7 @@ export interface AccountStore extends UsageHistory {
   setPlan(email: string, plan: PlanName): Awaitable<Account>;
   /** The same by account id (billing knows accounts by id). */
   setPlanById(id: string, plan: PlanName): Awaitable<Account>;
+  /** The account of an address, compared by emailKey (`Ali@Example.com` finds `ali@example.com`; `ı@x` is not `I@x`). */
   accountByEmail(email: string): Account | undefined;
   accountById(id: string): Account | undefined;
   /** Every account by id; read it, never change it (the Redis store hands out its live mirror: no copy per change). */

@@ -3,7 +3,8 @@
 // `version` to pick changes up) and is the only writer of usage.
 import type { Database, RootDatabase } from 'lmdb';
 import { openAccountsEnvironment, type AccountsEnvironment } from './accountsEnvironment.js';
-import { checkedEmail, keyName, keyNamedBy, newAccountId, newKeyRecord, normalizeEmail } from './accountRecords.js';
+import { checkedEmail, keyName, keyNamedBy, lookupKey, newAccountId, newKeyRecord } from './accountRecords.js';
+import { emailKey } from './emailAddress.js';
 import { generateKey } from './keys.js';
 import type { PlanName } from './plans.js';
 import type { Usage } from './usage.js';
@@ -21,6 +22,8 @@ const keyFromStore = (stored: StoredKey): KeyRecord =>
 const MAX_DAILY_RANGE = 1000;
 /** `meta` flag: the `accountKeys` index holds every key (built once from `keys` when missing). */
 const ACCOUNT_KEYS_INDEXED = 'accountKeysIndexed';
+/** `meta` flag: the `emails` index is keyed by emailKey (issue 27), not by the address lowercased as before. */
+const EMAILS_KEYED = 'emailsKeyed';
 
 export class LmdbAccountStore implements AccountStore {
   private constructor(
@@ -49,7 +52,9 @@ export class LmdbAccountStore implements AccountStore {
       environment.database<number>('meta'),
       environment.database<number>('accountKeys'),
       environment.database<number>('dailyUsage'),
-    ).indexed();
+    )
+      .indexed()
+      .emailsKeyed();
   }
 
   /** Builds the account → keys index once, for stores made before it existed. */
@@ -58,6 +63,25 @@ export class LmdbAccountStore implements AccountStore {
     this.root.transactionSync(() => {
       for (const { key, value } of this.keys.getRange()) this.accountKeys.putSync(`${value.accountId}/${key}`, 1);
       this.meta.putSync(ACCOUNT_KEYS_INDEXED, 1);
+    });
+    return this;
+  }
+
+  /**
+   * Re-keys the `emails` index once, for stores made before emailKey: each account's stored address (the old key,
+   * lowercased) moves to its emailKey. They differ only for IDN domains (now punycode) and decomposed letters (now
+   * NFC); an address without an emailKey, or whose key another account holds already, keeps its old entry.
+   */
+  private emailsKeyed(): this {
+    if (this.meta.get(EMAILS_KEYED) === 1) return this;
+    this.root.transactionSync(() => {
+      for (const { key: id, value: account } of this.accounts.getRange()) {
+        const key = emailKey(account.email);
+        if (key === undefined || key === account.email || this.emails.get(key) !== undefined) continue;
+        this.emails.putSync(key, id);
+        if (this.emails.get(account.email) === id) this.emails.removeSync(account.email);
+      }
+      this.meta.putSync(EMAILS_KEYED, 1);
     });
     return this;
   }
@@ -81,17 +105,17 @@ export class LmdbAccountStore implements AccountStore {
 
   /** Creates the account if the e-mail is new, else adds a key to it. The key is returned once, never stored. */
   createKey(email: string, plan: PlanName = 'trial', name = 'CLI key'): { key: string; account: Account; newAccount: boolean } {
-    const address = checkedEmail(email);
+    const { address, key: emailIndex } = checkedEmail(email);
     const named = keyName(name);
     const key = generateKey();
     return this.root.transactionSync(() => {
-      const existingId = this.emails.get(address);
+      const existingId = this.emails.get(emailIndex);
       let account = existingId ? this.accounts.get(existingId) : undefined;
       const newAccount = !account;
       if (!account) {
         account = { id: newAccountId(), email: address, plan, createdAt: new Date().toISOString() };
         this.accounts.putSync(account.id, account);
-        this.emails.putSync(address, account.id);
+        this.emails.putSync(emailIndex, account.id);
       }
       this.putNewKey(key, account.id, named);
       this.bumpVersion();
@@ -101,14 +125,14 @@ export class LmdbAccountStore implements AccountStore {
 
   /** The account of an address; a new address gets a trial account without a key. */
   ensureAccount(email: string): { account: Account; newAccount: boolean } {
-    const address = checkedEmail(email);
+    const { address, key } = checkedEmail(email);
     return this.root.transactionSync(() => {
-      const existingId = this.emails.get(address);
+      const existingId = this.emails.get(key);
       const existing = existingId ? this.accounts.get(existingId) : undefined;
       if (existing) return { account: existing, newAccount: false };
       const account: Account = { id: newAccountId(), email: address, plan: 'trial', createdAt: new Date().toISOString() };
       this.accounts.putSync(account.id, account);
-      this.emails.putSync(address, account.id);
+      this.emails.putSync(key, account.id);
       this.bumpVersion();
       return { account, newAccount: true };
     });
@@ -135,7 +159,8 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   setPlan(email: string, plan: PlanName): Account {
-    const id = this.emails.get(normalizeEmail(email));
+    const key = lookupKey(email);
+    const id = key === undefined ? undefined : this.emails.get(key);
     if (!id) throw new AccountStoreError(`no account for ${email}`);
     return this.setPlanById(id, plan);
   }
@@ -153,7 +178,8 @@ export class LmdbAccountStore implements AccountStore {
   }
 
   accountByEmail(email: string): Account | undefined {
-    const id = this.emails.get(normalizeEmail(email));
+    const key = lookupKey(email);
+    const id = key === undefined ? undefined : this.emails.get(key);
     return id ? this.accounts.get(id) : undefined;
   }
 

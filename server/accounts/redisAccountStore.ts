@@ -8,7 +8,7 @@
 // access layer), so allUsage() is empty here and writeUsage() only adds the daily counts it is given (HINCRBY). The
 // daily counts are a hash per account (redisKeys.daily), which the ledger's script may also write.
 import type { Redis } from 'ioredis';
-import { checkedEmail, keyName, keyNamedBy, newAccountId, newKeyRecord } from './accountRecords.js';
+import { checkedEmail, keyName, keyNamedBy, lookupKey, newAccountId, newKeyRecord } from './accountRecords.js';
 import { AccountMirror } from './accountMirror.js';
 import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
 import { accountFromHash, ChangeFollower } from './changeFollower.js';
@@ -37,9 +37,11 @@ end
 `;
 
 /**
- * Creates the account of an address unless it exists, and adds a key (when a key hash is given).
+ * Creates the account of an address unless it exists, and adds a key (when a key hash is given). The email key is the
+ * address's emailKey; an account found by the mirror whose index entry is still under the address's key from before
+ * emailKey (issue 27) gets the new entry, its record untouched.
  * KEYS: email, account, accountKeys, keyOwner (of the new key; unused without one), accounts, version, changes.
- * ARGV: id, email, plan, createdAt, keyHash ('' for none), keyJson, logLength.
+ * ARGV: id, email (as typed), plan, createdAt, keyHash ('' for none), keyJson, logLength.
  * Returns {'moved', id} when the address belongs to another id (the caller retries with it), else
  * {'created'|'added'|'same', id, email, plan, createdAt}.
  */
@@ -48,13 +50,16 @@ const CREATE_KEY = new RedisScript(
   `${LOG_CHANGE}
 local existing = redis.call('GET', KEYS[1])
 if existing and existing ~= ARGV[1] then return {'moved', existing} end
-local kind = false
+local created = false
 if not existing then
   redis.call('SET', KEYS[1], ARGV[1])
-  redis.call('HSET', KEYS[2], 'id', ARGV[1], 'email', ARGV[2], 'plan', ARGV[3], 'createdAt', ARGV[4])
-  redis.call('SADD', KEYS[5], ARGV[1])
-  kind = 'account'
+  if redis.call('EXISTS', KEYS[2]) == 0 then
+    redis.call('HSET', KEYS[2], 'id', ARGV[1], 'email', ARGV[2], 'plan', ARGV[3], 'createdAt', ARGV[4])
+    redis.call('SADD', KEYS[5], ARGV[1])
+    created = true
+  end
 end
+local kind = created and 'account' or false
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
   redis.call('SET', KEYS[4], ARGV[1])
@@ -64,7 +69,7 @@ local account = redis.call('HMGET', KEYS[2], 'email', 'plan', 'createdAt')
 local outcome = 'same'
 if kind then
   logChange(ARGV[1], kind)
-  outcome = existing and 'added' or 'created'
+  outcome = created and 'created' or 'added'
 end
 return {outcome, ARGV[1], account[1], account[2], account[3]}
 `,
@@ -191,14 +196,14 @@ export class RedisAccountStore implements AccountStore {
   }
 
   private async createOrAdd(email: string, plan: PlanName, key: { key: string; name: string } | undefined): Promise<{ account: Account; outcome: string; record?: KeyRecord }> {
-    const address = checkedEmail(email);
-    let id = this.mirror.accountByEmail(address)?.id ?? newAccountId();
+    const { address, key: emailIndex } = checkedEmail(email);
+    let id = this.mirror.accountByEmail(emailIndex)?.id ?? newAccountId();
     // The address may have been taken by another id since the mirror was read (another server): then once more with it.
     for (let attempt = 0; attempt < 3; attempt++) {
       const record = key && newKeyRecord(key.key, id, key.name);
       const reply = (await CREATE_KEY.run(
         this.redis,
-        [redisKeys.email(address), redisKeys.account(id), redisKeys.accountKeys(id), redisKeys.keyOwner(record?.hash ?? ''), redisKeys.accounts(), ...LOG_KEYS],
+        [redisKeys.email(emailIndex), redisKeys.account(id), redisKeys.accountKeys(id), redisKeys.keyOwner(record?.hash ?? ''), redisKeys.accounts(), ...LOG_KEYS],
         [id, address, plan, new Date().toISOString(), record?.hash ?? '', record ? JSON.stringify(record) : '', CHANGE_LOG_LENGTH],
       )) as string[];
       if (reply[0] === 'moved') {
@@ -246,14 +251,15 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async setPlan(email: string, plan: PlanName): Promise<Account> {
-    const account = this.mirror.accountByEmail(checkedEmail(email)) ?? (await this.accountIdOfEmail(email));
+    const { key } = checkedEmail(email);
+    const account = this.mirror.accountByEmail(key) ?? (await this.accountIdOfEmail(key));
     if (!account) throw new AccountStoreError(`no account for ${email}`);
     return this.setPlanById(account.id, plan);
   }
 
   /** An account the mirror may not hold yet (created on another server a moment ago). */
-  private async accountIdOfEmail(email: string): Promise<{ id: string } | undefined> {
-    const id = await this.redis.get(redisKeys.email(checkedEmail(email)));
+  private async accountIdOfEmail(key: string): Promise<{ id: string } | undefined> {
+    const id = await this.redis.get(redisKeys.email(key));
     return id === null ? undefined : { id };
   }
 
@@ -265,7 +271,8 @@ export class RedisAccountStore implements AccountStore {
   }
 
   accountByEmail(email: string): Account | undefined {
-    return this.mirror.accountByEmail(email.trim().toLowerCase());
+    const key = lookupKey(email);
+    return key === undefined ? undefined : this.mirror.accountByEmail(key);
   }
 
   accountById(id: string): Account | undefined {

@@ -14,7 +14,7 @@ export const redisKeys = {
   account: (accountId: string) => `${PREFIX}account:{${accountId}}`,
   /** Hash: key hash → key record (JSON) of one account. */
   accountKeys: (accountId: string) => `${PREFIX}keys:{${accountId}}`,
-  /** String: e-mail address → account id. */
+  /** String: an e-mail address's key (emailAddress.ts) → account id. */
   email: (email: string) => `${PREFIX}email:${email}`,
   /** String: key hash → account id. */
   keyOwner: (keyHash: string) => `${PREFIX}keyowner:${keyHash}`,
