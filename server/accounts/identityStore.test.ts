@@ -102,11 +102,31 @@ describe.each(STORE_KINDS)('%s', (kind) => {
 
     it('counts sends in a fixed window and refuses past the limit without counting the refusal', async () => {
       const hour = 3_600_000;
-      for (let i = 0; i < 5; i++) expect(await store.hit('send:address:x', 5, hour, T0 + i)).toBe(true);
-      expect(await store.hit('send:address:x', 5, hour, T0 + 10)).toBe(false);
-      expect(await store.hit('send:address:y', 5, hour, T0 + 10)).toBe(true);
-      expect(await store.hit('send:address:x', 5, hour, T0 + hour - 1)).toBe(false);
-      expect(await store.hit('send:address:x', 5, hour, T0 + hour)).toBe(true);
+      const x = [{ key: 'send:address:x', limit: 5 }];
+      for (let i = 0; i < 5; i++) expect(await store.hit(x, hour, T0 + i)).toBe(true);
+      expect(await store.hit(x, hour, T0 + 10)).toBe(false);
+      expect(await store.hit([{ key: 'send:address:y', limit: 5 }], hour, T0 + 10)).toBe(true);
+      expect(await store.hit(x, hour, T0 + hour - 1)).toBe(false);
+      expect(await store.hit(x, hour, T0 + hour)).toBe(true);
+    });
+
+    it('counts against two limits all or nothing: a send refused by one uses up nothing of the other', async () => {
+      const hour = 3_600_000;
+      const send = (address: string) => [
+        { key: `send:address:${address}`, limit: 2 },
+        { key: 'send:client:c', limit: 4 },
+      ];
+      expect(await store.hit(send('a'), hour, T0)).toBe(true);
+      expect(await store.hit(send('a'), hour, T0 + 1)).toBe(true);
+      // The address's limit refuses: the client's counter does not move, however often it is tried.
+      for (let i = 0; i < 5; i++) expect(await store.hit(send('a'), hour, T0 + 2 + i)).toBe(false);
+      expect(await store.hit(send('b'), hour, T0 + 10)).toBe(true);
+      expect(await store.hit(send('c'), hour, T0 + 11)).toBe(true);
+      // Four counted for the client: now its limit refuses, and the new address's counter does not move either.
+      expect(await store.hit(send('d'), hour, T0 + 12)).toBe(false);
+      expect(await store.hit([{ key: 'send:address:d', limit: 1 }], hour, T0 + 13)).toBe(true);
+      // A window that ended starts afresh for each counter.
+      expect(await store.hit(send('a'), hour, T0 + hour)).toBe(true);
     });
 
     it('keeps sessions until they expire or end, and purges what expired', async () => {
@@ -122,7 +142,7 @@ describe.each(STORE_KINDS)('%s', (kind) => {
       const live = sha256(randomToken());
       await store.createSession(live, { accountId: 'acc_3', createdAt: T0, expiresAt: T0 + SIGN_IN_TTL_MS * 10, csrfSecret: 's' });
       await request();
-      await store.hit('k', 1, 1000, T0);
+      await store.hit([{ key: 'k', limit: 1 }], 1000, T0);
       expect(await store.purgeExpired(T0 + SIGN_IN_TTL_MS)).toBe(3); // the expired session, the request, the counter
       expect(await store.session(live, T0 + SIGN_IN_TTL_MS)).toMatchObject({ accountId: 'acc_3' });
     });
@@ -132,7 +152,8 @@ describe.each(STORE_KINDS)('%s', (kind) => {
     it('ensureAccount makes a trial account without a key once, then finds it; accountById reads it', async () => {
       const version = accounts.version();
       const made = await accounts.ensureAccount(' New@Example.com ');
-      expect(made).toMatchObject({ newAccount: true, account: { email: 'new@example.com', plan: 'trial' } });
+      // The address as typed (trimmed) is kept; it is found by its key (emailKeys.test.ts).
+      expect(made).toMatchObject({ newAccount: true, account: { email: 'New@Example.com', plan: 'trial' } });
       expect(accounts.version()).toBe(version + 1);
       expect(await accounts.ensureAccount('new@example.com')).toEqual({ newAccount: false, account: made.account });
       expect(accounts.accountById(made.account.id)).toEqual(made.account);

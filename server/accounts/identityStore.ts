@@ -74,6 +74,15 @@ export interface Session {
   csrfSecret: string;
 }
 
+/** A limit `hit` counts against: at most `limit` events under `key` in a window. */
+export interface Limit {
+  key: string;
+  limit: number;
+}
+
+/** The most limits one `hit` takes (the Redis store has a script for each count). */
+export const MAX_LIMITS_PER_HIT = 2;
+
 export interface IdentityStore {
   /** Records a sign-in request; the browser's previous request, if any, no longer takes codes. */
   createSignIn(input: SignInRequestInput): Awaitable<SignInRequest>;
@@ -84,10 +93,11 @@ export interface IdentityStore {
   /** Signs in with the link's token: single use, expiring, refused once the request is locked. */
   redeemLink(linkHash: string, now: number): Awaitable<Redemption>;
   /**
-   * Counts one event under `key` in a fixed window of `windowMs` when fewer than `limit` were counted in it; returns
-   * whether it was counted (false: the limit is reached, and the refused event is not counted).
+   * Counts one event under the key of each limit, in fixed windows of `windowMs`, when every one counted fewer than
+   * its `limit` in its window; returns whether it was counted. All or nothing, in one atomic step: an event refused by
+   * one limit is counted by none (a send refused for its address uses up nothing of its client's).
    */
-  hit(key: string, limit: number, windowMs: number, now: number): Awaitable<boolean>;
+  hit(limits: readonly Limit[], windowMs: number, now: number): Awaitable<boolean>;
   /** Stores a session under its token's hash. */
   createSession(tokenHash: string, session: Session): Awaitable<void>;
   /** The session of a token's hash, unless it ended or expired. */

@@ -9,6 +9,7 @@ import {
   sameSecret,
   signInRequestOf,
   type IdentityStore,
+  type Limit,
   type LinkState,
   type Redemption,
   type Session,
@@ -100,12 +101,14 @@ export class LmdbIdentityStore implements IdentityStore {
     });
   }
 
-  hit(key: string, limit: number, windowMs: number, now: number): boolean {
+  hit(limits: readonly Limit[], windowMs: number, now: number): boolean {
     return this.root.transactionSync(() => {
-      const kept = this.counters.get(key);
-      const counter = kept && now < kept.windowStart + kept.windowMs ? kept : { windowStart: now, windowMs, count: 0 };
-      if (counter.count >= limit) return false;
-      this.counters.putSync(key, { ...counter, count: counter.count + 1 });
+      const counters = limits.map(({ key, limit }) => {
+        const kept = this.counters.get(key);
+        return { key, limit, counter: kept && now < kept.windowStart + kept.windowMs ? kept : { windowStart: now, windowMs, count: 0 } };
+      });
+      if (counters.some(({ limit, counter }) => counter.count >= limit)) return false;
+      for (const { key, counter } of counters) this.counters.putSync(key, { ...counter, count: counter.count + 1 });
       return true;
     });
   }

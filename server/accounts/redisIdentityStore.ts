@@ -8,8 +8,10 @@ import type { Redis } from 'ioredis';
 import {
   codeHash,
   MAX_CODE_ATTEMPTS,
+  MAX_LIMITS_PER_HIT,
   signInRequestOf,
   type IdentityStore,
+  type Limit,
   type LinkState,
   type Redemption,
   type Session,
@@ -49,24 +51,32 @@ return {'wrong', tostring(tonumber(ARGV[5]) - failures)}
 `,
 );
 
-/** KEYS: counter. ARGV: now, windowMs, limit, retentionMs. Returns 1 when counted, 0 at the limit (not counted). */
-const HIT = new RedisScript(
-  1,
-  `
-local c = redis.call('HMGET', KEYS[1], 'windowStart', 'windowMs', 'count')
-local now = tonumber(ARGV[1])
-local start, ms, count = tonumber(c[1]), tonumber(c[2]), tonumber(c[3])
-if not start or now >= start + ms then
-  start = now
-  ms = tonumber(ARGV[2])
-  count = 0
+/**
+ * All or nothing: counts one event in every counter when each is below its limit, else in none.
+ * KEYS: the counters. ARGV: now, windowMs, retentionMs, then each counter's limit. Returns 1 when counted, 0 when a
+ * limit is reached (nothing counted).
+ */
+const HIT_LUA = `
+local now, windowMs, retentionMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local windows = {}
+for i, key in ipairs(KEYS) do
+  local c = redis.call('HMGET', key, 'windowStart', 'windowMs', 'count')
+  local start, ms, count = tonumber(c[1]), tonumber(c[2]), tonumber(c[3])
+  if not start or now >= start + ms then
+    start, ms, count = now, windowMs, 0
+  end
+  if count >= tonumber(ARGV[3 + i]) then return 0 end
+  windows[i] = {start, ms, count}
 end
-if count >= tonumber(ARGV[3]) then return 0 end
-redis.call('HSET', KEYS[1], 'windowStart', start, 'windowMs', ms, 'count', count + 1)
-redis.call('PEXPIRE', KEYS[1], math.max(1, start + ms - now) + tonumber(ARGV[4]))
+for i, key in ipairs(KEYS) do
+  local start, ms, count = windows[i][1], windows[i][2], windows[i][3]
+  redis.call('HSET', key, 'windowStart', start, 'windowMs', ms, 'count', count + 1)
+  redis.call('PEXPIRE', key, math.max(1, start + ms - now) + retentionMs)
+end
 return 1
-`,
-);
+`;
+/** The hit script for 1 … MAX_LIMITS_PER_HIT counters (a script declares its number of keys). */
+const HIT = Array.from({ length: MAX_LIMITS_PER_HIT }, (_, i) => new RedisScript(i + 1, HIT_LUA));
 
 const requestFromHash = (hash: Record<string, string>): SignInRequest | undefined =>
   hash.id
@@ -86,7 +96,7 @@ const requestFromHash = (hash: Record<string, string>): SignInRequest | undefine
 export class RedisIdentityStore implements IdentityStore {
   constructor(private readonly redis: Redis) {
     REDEEM.define(redis);
-    HIT.define(redis);
+    for (const script of HIT) script.define(redis);
   }
 
   async createSignIn(input: SignInRequestInput): Promise<SignInRequest> {
@@ -141,8 +151,11 @@ export class RedisIdentityStore implements IdentityStore {
     return { state: 'valid', email: request.email, expiresAt: request.expiresAt };
   }
 
-  async hit(key: string, limit: number, windowMs: number, now: number): Promise<boolean> {
-    return (await HIT.run(this.redis, [redisKeys.sendCounter(key)], [now, windowMs, limit, RETENTION_MS])) === 1;
+  async hit(limits: readonly Limit[], windowMs: number, now: number): Promise<boolean> {
+    const script = HIT[limits.length - 1];
+    if (!script) throw new Error(`hit takes 1 to ${MAX_LIMITS_PER_HIT} limits, not ${limits.length}`);
+    const keys = limits.map(({ key }) => redisKeys.sendCounter(key));
+    return (await script.run(this.redis, keys, [now, windowMs, RETENTION_MS, ...limits.map(({ limit }) => limit)])) === 1;
   }
 
   async createSession(tokenHash: string, session: Session): Promise<void> {

@@ -6,7 +6,7 @@ import { DASHBOARD_ROUTES } from './dashboardRoutes.js';
 import { chooseLanguage, clientAddressOf } from './dashboardSurface.js';
 import type { DashboardRoute } from './dashboardTypes.js';
 import { compileRoutes } from './routing.js';
-import { normalizeEmail } from './signIn.js';
+import { plausibleEmail } from './signIn.js';
 
 const handler: DashboardRoute['handler'] = () => ({ status: 200 });
 const route = (entry: Partial<DashboardRoute>): DashboardRoute => ({ method: 'GET', path: '/dashboard/x', session: false, csrf: 'none', body: 'none', handler, ...entry });
@@ -69,7 +69,8 @@ describe('cookies, language, origin, addresses', () => {
   it('takes the proxy\'s client address and normalises e-mail addresses', () => {
     expect(clientAddressOf('')).toBe('direct');
     expect(clientAddressOf('10.0.0.1, 203.0.113.9')).toBe('203.0.113.9');
-    expect(normalizeEmail('  Someone@Example.COM ')).toBe('someone@example.com');
-    for (const bad of ['', 'no-at', 'a@b', 'a@@b.com', 'a b@c.com', 'a@b.c', 'x\r\nBcc: y@z.com', `${'a'.repeat(250)}@b.com`]) expect(normalizeEmail(bad)).toBeUndefined();
+    expect(plausibleEmail('  Someone@Example.COM ')).toEqual({ address: 'Someone@Example.COM', key: 'someone@example.com' });
+    expect(plausibleEmail('ÇAĞRI@ÖRNEK.com.tr')).toEqual({ address: 'ÇAĞRI@ÖRNEK.com.tr', key: 'ÇaĞri@xn--rnek-4qa.com.tr' });
+    for (const bad of ['', 'no-at', 'a@b', 'a@@b.com', 'a b@c.com', 'a@b.c', 'x\r\nBcc: y@z.com', `${'a'.repeat(250)}@b.com`, 'a@xn--zz.com']) expect(plausibleEmail(bad)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 // (only the browser that asked can use the code: its `__Host-signin` cookie is bound to the request), and the link's
 // confirmation page, whose GET consumes nothing (mail scanners fetch links) and whose POST signs in. The answer to a
 // send is the same whether or not the address has an account; a new address gets a trial account on first sign-in.
+import { emailKey } from '../accounts/emailAddress.js';
 import { newSignIn, randomToken, SESSION_TTL_MS, sha256, type SignInRefusal } from '../accounts/identityStore.js';
 import { log } from '../log.js';
 import { html, type Html } from '../web/html.js';
@@ -21,11 +22,16 @@ export const SENDS_PER_CLIENT_PER_HOUR = 20;
 
 const MAX_EMAIL_LENGTH = 254;
 
-/** The address as stored: trimmed, lower case; undefined when it is not a plausible address. */
-export function normalizeEmail(input: string): string | undefined {
-  const email = input.trim().toLowerCase();
-  if (email.length > MAX_EMAIL_LENGTH) return undefined;
-  return /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/.test(email) ? email : undefined;
+/**
+ * A plausible address as typed, trimmed (mail goes to it, pages show it), and its key (emailAddress.ts: what accounts
+ * and the per-address send limit go by); undefined when it is not one.
+ */
+export function plausibleEmail(input: string): { address: string; key: string } | undefined {
+  const address = input.trim();
+  if (address.length > MAX_EMAIL_LENGTH) return undefined;
+  if (!/^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/.test(address)) return undefined;
+  const key = emailKey(address);
+  return key === undefined ? undefined : { address, key };
 }
 
 const notice = (text: string | undefined): Html | undefined => text === undefined ? undefined : html`<p class="note" role="alert">${text}</p>\n`;
@@ -85,13 +91,20 @@ export function signInPage(_request: DashboardRequest, context: DashboardContext
 export async function sendCode(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const w = DASHBOARD_WORDS[context.language];
   const given = request.form.get('email') ?? '';
-  const email = normalizeEmail(given);
-  if (!email) return renderSignIn(context, 400, w.badEmail, given.slice(0, MAX_EMAIL_LENGTH));
+  const plausible = plausibleEmail(given);
+  if (!plausible) return renderSignIn(context, 400, w.badEmail, given.slice(0, MAX_EMAIL_LENGTH));
+  const email = plausible.address;
   const { identity, mailer } = context.services;
   const now = context.services.now();
-  const allowed =
-    (await identity.hit(`send:client:${request.clientAddress}`, SENDS_PER_CLIENT_PER_HOUR, HOUR_MS, now)) &&
-    (await identity.hit(`send:address:${sha256(email)}`, SENDS_PER_ADDRESS_PER_HOUR, HOUR_MS, now));
+  // Both limits in one step: a send refused for its address costs its client nothing.
+  const allowed = await identity.hit(
+    [
+      { key: `send:address:${sha256(plausible.key)}`, limit: SENDS_PER_ADDRESS_PER_HOUR },
+      { key: `send:client:${request.clientAddress}`, limit: SENDS_PER_CLIENT_PER_HOUR },
+    ],
+    HOUR_MS,
+    now,
+  );
   if (!allowed) {
     log('warn', 'dashboard_send_limited', { requestId: request.requestId, client: request.clientAddress });
     return { ...renderCodeForm(context, 429, { email, message: w.sendLimited }), code: 'send_limited' };

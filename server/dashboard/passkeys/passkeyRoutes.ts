@@ -162,7 +162,7 @@ export async function signInOptions(request: DashboardRequest, context: Dashboar
   const w = PASSKEY_WORDS[context.language];
   const { identity, passkeys } = context.services;
   const now = context.services.now();
-  if (!(await identity.hit(`passkey:client:${request.clientAddress}`, SIGN_IN_CEREMONIES_PER_CLIENT_PER_HOUR, HOUR_MS, now))) {
+  if (!(await identity.hit([{ key: `passkey:client:${request.clientAddress}`, limit: SIGN_IN_CEREMONIES_PER_CLIENT_PER_HOUR }], HOUR_MS, now))) {
     return jsonError(429, 'passkey_limited', w.errors.limited);
   }
   const rp = relyingParty(context);
