@@ -1,17 +1,23 @@
 // Assembles the catalog of places from the source readers: GeoNames cities with at least 1,000 people or an
 // administrative seat, plus all Turkish districts under their official names, each with a stable id and a
-// unique site path. Pure: the same inputs give the same catalog.
+// unique site path. Pure but for the zone at a point (geo-tz's boundary data, a pinned package): the same inputs give
+// the same catalog.
 import { foldName, slugify } from '../textFold.js';
+import { placeZoneAt } from '../zoneAtPoint.js';
 import { canonicalZoneName } from '../zoneRules.js';
 import type { DistrictCoordinates, GeoNamesCity, TurkishProvince } from './sources.js';
 
 export type PlaceType = 'city' | 'district';
 
-/** A GeoNames zone name as the tz database spells it now (`Asia/Calcutta` → `Asia/Kolkata`). */
+/**
+ * A GeoNames place's zone: the zone at its point when that is one of its country's zones (GeoNames lags behind new
+ * zones and laws: Aysén's America/Coyhaique, Mexico's border strip), else GeoNames' own, as the tz database spells it
+ * now (`Asia/Calcutta` → `Asia/Kolkata`). The API's zone for the same coordinates is then the same.
+ */
 function placeZone(city: GeoNamesCity): string {
   const zone = canonicalZoneName(city.timeZone);
   if (!zone) throw new Error(`GeoNames place ${city.geonameId} (${city.name}) has the time zone ${city.timeZone}, which the tz database does not know`);
-  return zone;
+  return placeZoneAt(city.latitude, city.longitude, city.country, zone);
 }
 
 export interface CatalogPlace {

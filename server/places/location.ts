@@ -1,10 +1,9 @@
 // Where a place is, as the timetables need it: a catalog place, or a point with its zone (contract, "Location").
 // Domain code: it finds places and zones, and says "none" where there is none; the API decides what that means.
-import { find as zonesAt, setCache as setGeoTzCache } from 'geo-tz';
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { canonicalZoneName, countryOfZone } from '../../pipeline/zoneRules.js';
+import { zoneAtPoint } from '../../pipeline/zoneAtPoint.js';
+import { countryOfZone } from '../../pipeline/zoneRules.js';
 import type { PlaceCatalog } from './placeCatalog.js';
-import { BorderCache } from './borderCache.js';
 
 export interface Place {
   /** The Location object of the response. */
@@ -20,30 +19,15 @@ export interface Place {
   placeId?: string;
 }
 
-/**
- * The polygon points of geo-tz's border quads a serving thread keeps (borderCache.ts): about 20 MB of heap, a few
- * hundred quads, where geo-tz alone would keep every quad a scan of random points touches.
- */
-export const BORDER_CACHE_POINTS = 100_000;
-
-/** Bounds geo-tz's cache of decoded border polygons to `points` (a new, empty cache); returns it. */
-export function boundBorderCache(points: number): BorderCache {
-  const cache = new BorderCache(points);
-  setGeoTzCache({ store: cache });
-  return cache;
-}
-boundBorderCache(BORDER_CACHE_POINTS);
-
 const ZONE_CACHE_LIMIT = 50_000;
 const zoneCache = new Map<string, string>();
 
-/** The civil zone at a point, from geo-tz's boundary polygons (an `Etc/GMT±N` zone at sea). */
+/** The civil zone at a point, from geo-tz's boundary polygons (an `Etc/GMT±N` zone at sea), kept per point. */
 export function zoneAt(latitude: number, longitude: number): string {
   const key = `${latitude},${longitude}`;
   let zone = zoneCache.get(key);
   if (zone === undefined) {
-    const found = zonesAt(latitude, longitude)[0];
-    zone = (found && canonicalZoneName(found)) || 'Etc/UTC';
+    zone = zoneAtPoint(latitude, longitude);
     if (zoneCache.size >= ZONE_CACHE_LIMIT) zoneCache.clear();
     zoneCache.set(key, zone);
   }

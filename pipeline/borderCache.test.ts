@@ -1,7 +1,7 @@
-import { find } from 'geo-tz';
+import { find } from 'geo-tz/all';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BorderCache, polygonPoints } from './borderCache.js';
-import { BORDER_CACHE_POINTS, boundBorderCache, zoneAt } from './location.js';
+import { BORDER_CACHE_POINTS, boundBorderCache, zoneAtPoint as zoneAt } from './zoneAtPoint.js';
 
 const square = (points: number) => ({
   features: [{ geometry: { type: 'Polygon', coordinates: [Array.from({ length: points }, (_, i) => [i, i])] } }],
