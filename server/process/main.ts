@@ -2,7 +2,6 @@
 // one per core by default, each a uWebSockets.js app on the same port), restarts a thread that dies, writes usage
 // back every second, and stops everything cleanly on SIGTERM/SIGINT.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { openStores, type AccountsStores } from '../accounts/openStores.js';
 import { demoKeyFile } from '../accounts/demoKey.js';
@@ -21,6 +20,7 @@ import type { FromCatalogLoader } from './catalogLoader.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
 import { bundleLocation } from '../../pipeline/bundleLocation.js';
 import { bundleForThread } from '../../pipeline/threadBundle.js';
+import { claimPort, PortTakenError, type PortClaim } from './portClaim.js';
 import { TZDATA_FROM_PACKAGE, TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zoneRules.js';
 
 const RESTART_AFTER_MS = 1000;
@@ -63,6 +63,14 @@ if (TZDATA_FROM_PACKAGE) {
   log('error', 'tzdata_from_package', { tzdata: TZDATA_VERSION, source: TZDATA_SOURCE });
 }
 
+// The port first: a second server on a port already served says so at once, before any work (portClaim.ts).
+let claim: PortClaim;
+try {
+  claim = await claimPort(config.host, config.port);
+} catch (error) {
+  fail(error instanceof PortTakenError ? error.message : `cannot bind ${config.host}:${config.port}: ${(error as Error).message}`, error);
+}
+
 let stores: AccountsStores | undefined;
 let usage: SharedUsage | undefined;
 let usageWriter: UsageWriter | undefined;
@@ -79,18 +87,6 @@ if (process.env.ACCESS_CONTROL === 'off') {
   } catch (error) {
     fail((error as Error).message, error);
   }
-}
-
-/** A free port for several listen sockets to share (each thread cannot ask for "any port" on its own). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** What the bundle follower (STORE_URL) last said: sent to each thread as it changes and when a thread starts. */
@@ -251,23 +247,18 @@ async function stop(signal: string): Promise<void> {
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
 
-// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget.
-const port = config.port === 0 && config.workers > 1 ? await freePort(config.host) : config.port;
-let boundPort = port;
+// Every serving thread is a worker, also when there is one: one code path, and each gets the same heap budget. They
+// all listen on the claimed port (PORT=0: the one the claim was given), sharing it.
+const boundPort = claim.port;
 try {
-  // The first thread binds (and, with PORT=0 and one thread, picks the port); the others join it.
-  const first = new ServingThread(serveOptions(0, port), entry);
-  threads.push(first);
-  boundPort = await first.start();
-  if (!stopping) {
-    const rest = Array.from({ length: config.workers - 1 }, (_, i) => new ServingThread(serveOptions(i + 1, boundPort), entry));
-    threads.push(...rest);
-    await Promise.all(rest.map((t) => t.start()));
-  }
+  await claim.recheck();
+  threads.push(...Array.from({ length: config.workers }, (_, i) => new ServingThread(serveOptions(i, boundPort), entry)));
+  await Promise.all(threads.map((t) => t.start()));
 } catch (error) {
   if (stopping) await new Promise(() => undefined); // a signal came during start-up: stop() ends the process
-  log('error', 'listen_failed', { host: config.host, port: config.port, error: String(error) });
+  log('error', 'listen_failed', { host: config.host, port: boundPort, error: String(error) });
   await Promise.all(threads.map((t) => t.stop()));
+  if (error instanceof PortTakenError) fail(error.message, error);
   const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
   fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 60 MB besides the shared catalog)` : ''}`, error);
 }

@@ -39,7 +39,7 @@ export interface ServeOptions {
   answerCountsBuffer: SharedArrayBuffer;
   /** The catalog in shared memory, read once by the primary; undefined when there is none. */
   catalog: SharedCatalog | undefined;
-  /** The port to listen on (0: any; only when one thread serves). */
+  /** The port to listen on, claimed by the primary (portClaim.ts) and shared by every serving thread. */
   port: number;
 }
 
