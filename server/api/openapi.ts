@@ -14,6 +14,7 @@ import {
   DATE_PATTERN,
   DATE_RANGE_TEXT,
   describeRule,
+  PARAMETER_CHECKS,
   paramSchema,
   parametersNotTaken,
   rulesFor,
@@ -259,7 +260,10 @@ const codesOf = (status: number): ErrorCode[] =>
 
 /** The error responses an operation lists, by component name. */
 const ERROR_RESPONSES: Record<string, { description: string; codes: ErrorCode[] }> = {
-  BadRequest: { description: 'A parameter is missing, invalid, unknown or given twice, or parameters conflict.', codes: codesOf(400) },
+  BadRequest: {
+    description: 'A parameter is missing, invalid, unknown or given twice, or parameters conflict; when several are, the first check in the order the API’s description gives answers.',
+    codes: codesOf(400),
+  },
   Unauthorized: { description: 'No API key, or one that does not exist.', codes: codesOf(401) },
   Forbidden: { description: 'The API key was revoked.', codes: codesOf(403) },
   CityNotFound: { description: 'No catalog place matches city.', codes: ['city_not_found'] },
@@ -402,12 +406,16 @@ export function openApiDocument(publicBaseUrl: string): object {
     info: {
       title: 'Prayer Times API',
       version: '1.0.0',
-      description:
+      // Paragraphs; the API reference shows those that do not define x-parameter-rules (it lists each operation's rules).
+      description: [
         'Islamic prayer times for any place on Earth, the qibla, city search and the Umm al-Qura Hijri date. ' +
-        'Every response carries X-Request-Id; every response to a valid key carries the rate-limit and quota headers, a 429 also Retry-After. ' +
+          'Every response carries X-Request-Id; every response to a valid key carries the rate-limit and quota headers, a 429 also Retry-After.',
         'An operation whose parameters depend on each other lists the rules in x-parameter-rules: an array checked in order, each ' +
-        '{type: "excludes" | "requires", parameter, parameters} (when parameter is given, none / all of parameters must be) or ' +
-        '{type: "oneOf", groups} (exactly one group must be given, whole), with the 400 error code it answers and a description.',
+          '{type: "excludes" | "requires", parameter, parameters} (when parameter is given, none / all of parameters must be) or ' +
+          '{type: "oneOf", groups} (exactly one group must be given, whole), with the 400 error code it answers and a description.',
+        PARAMETER_CHECKS.whiteSpace,
+        PARAMETER_CHECKS.order,
+      ].join('\n\n'),
     },
     servers: [{ url: publicBaseUrl }],
     security: [{ bearerKey: [] }, { headerKey: [] }],

@@ -204,7 +204,7 @@ export const PARAMETER_CHECKS = {
     '(a name or value whose percent-encoding does not decode: invalid_parameter; a parameter given twice: unknown_parameter); ' +
     'then a parameter the operation does not take (unknown_parameter, the first in the query); then each parameter the ' +
     'operation takes, in the order it lists them: missing_parameter when it is required and absent, else invalid_parameter when ' +
-    'its value is not allowed; then the rules between parameters (x-parameter-rules, in their order: conflicting_parameters, ' +
+    'its value is not allowed; then the rules between parameters, in the order the operation lists them (conflicting_parameters, ' +
     'missing_parameter or invalid_parameter); then the lookup of city (404 city_not_found); last, checks that need the place ' +
     '(a date its clocks skipped: invalid_parameter). The key (401, 403) and the limits (429) come before all of these.',
 } as const;

@@ -126,10 +126,14 @@ export function apiReferencePage(request: SiteRequest, ctx: SiteContext): SitePa
 <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (served without a key), which your tools can read.</p>
 <h2 id="operations">Operations</h2>
 <ul>
+<li><a href="#general">General: how values are read, which error answers first</a></li>
 ${operations.map((op) => html`<li><a href="#${op.operationId}"><code>${op.path}</code></a>: ${op.summary}</li>\n`)}<li><a href="#headers">Response headers</a></li>
 </ul>
 <p>Errors are described on <a href="${ERRORS_DOCS_PATH}">Errors</a>; the same operations are tools of the <a href="${MCP_DOCS_PATH}">MCP server</a>.
 In the examples, <code>$KEY</code> is your key.</p>
+<section id="general">
+<h2>General</h2>
+${info.description.filter((d) => !d.includes('x-parameter-rules')).map((d) => html`<p>${d}</p>\n`)}</section>
 ${operations.map((op) => operationSection(request.base, op))}
 ${headersSection(doc)}`;
   return docsPage(request, {

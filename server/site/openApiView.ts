@@ -178,5 +178,9 @@ export function errorExamplesOf(doc: Json): Map<string, ErrorExampleView> {
   return out;
 }
 
-/** The document's title and version (`info`). */
-export const infoOf = (doc: Json): { title: string; version: string } => ({ title: str(obj(doc.info).title), version: str(obj(doc.info).version) });
+/** The document's title, version and description (`info`), the description as its paragraphs. */
+export const infoOf = (doc: Json): { title: string; version: string; description: readonly string[] } => ({
+  title: str(obj(doc.info).title),
+  version: str(obj(doc.info).version),
+  description: str(obj(doc.info).description).split(/\n\n+/).filter(Boolean),
+});
