@@ -122,14 +122,15 @@ export function footerTransitions(text: string, after: number): Array<[number, n
   if (tz.daylight === undefined || !tz.start || !tz.end) return [];
   const changes: Array<[number, number]> = [];
   const firstYear = after === -Infinity ? 1900 : new Date(after).getUTCFullYear() - 1;
+  const end = Date.UTC(LAST_COMPILED_YEAR + 1, 0, 1);
   for (let year = firstYear; year <= LAST_COMPILED_YEAR; year++) {
     // Daylight time starts at a time given on the standard clock, and ends at one given on the daylight clock.
     const start = ruleDay(year, tz.start) + (tz.start.seconds - tz.standard) * 1000;
-    const end = ruleDay(year, tz.end) + (tz.end.seconds - tz.daylight) * 1000;
-    const ofYear: Array<[number, number]> = [[start, tz.daylight], [end, tz.standard]];
+    const stop = ruleDay(year, tz.end) + (tz.end.seconds - tz.daylight) * 1000;
+    const ofYear: Array<[number, number]> = [[start, tz.daylight], [stop, tz.standard]];
     // A year's end before its start (the southern hemisphere): standard time comes first in the year.
-    if (end < start) ofYear.reverse();
-    for (const change of ofYear) if (change[0] > after) changes.push(change);
+    if (stop < start) ofYear.reverse();
+    for (const change of ofYear) if (change[0] > after && change[0] < end) changes.push(change);
   }
   // Daylight time all year (`…,0/0,J365/25`): a year's end and the next year's start fall at one instant, and the
   // table keeps the later, so no change is made there.
