@@ -4,7 +4,8 @@
 // language (?lang=, the `lang` cookie, Accept-Language), the session (`__Host-session`), the CSRF check of every POST
 // (a form token and a same-origin Origin or Sec-Fetch-Site; 403 page), the pre-session cookie for the sign-in forms;
 // and after it: no-store, the security headers, Set-Cookie lines. Bad input is a page with a message, never a 500;
-// on `json` routes (the passkey scripts' endpoints) it is a JSON error `{ error: { code, message } }` instead.
+// on `json` routes (the passkey scripts' endpoints) and under /webhooks (the providers') it is a JSON error
+// `{ error: { code, message } }` instead (readerOf).
 import { isRedisUnavailable } from '../accounts/redisConnection.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
@@ -43,6 +44,21 @@ const HEADERS = headerBlock([...SECURITY_HEADER_LINES, ['Cache-Control', 'no-sto
 const LARGEST_BODY = Math.max(...Object.values(BODY_LIMITS));
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Who reads a refusal: a person (a page), the passkey script of a page (`json` routes: a JSON error in the page's
+ * language, which it shows), or a payment provider (under /webhooks: a JSON error in English, whatever the route).
+ */
+type Reader = 'page' | 'script' | 'provider';
+const readerOf = (url: string, route: DashboardRoute | undefined): Reader =>
+  url === WEBHOOKS_PREFIX || url.startsWith(`${WEBHOOKS_PREFIX}/`) ? 'provider' : route?.body === 'json' ? 'script' : 'page';
+
+/** The surface's own refusals as a provider reads them. */
+const PROVIDER_TEXTS = {
+  notFound: 'There is no webhook at this address.',
+  methodNotAllowed: 'A webhook takes POST only.',
+  tooLarge: `A webhook's body may be at most ${BODY_LIMITS.raw} bytes.`,
+} as const;
 
 const CONTENT_TYPES: Readonly<Record<'form' | 'json', string>> = {
   form: 'application/x-www-form-urlencoded',
@@ -128,31 +144,34 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
   const quickLanguage = (request: EdgeRequest): SiteLanguage =>
     chooseLanguage(new URLSearchParams(request.query), parseCookies(request.headers.cookie ?? ''), request.headers['accept-language'] ?? '').language;
 
-  const notFound = (language: SiteLanguage): Reply => {
+  const notFound = (language: SiteLanguage, reader: Reader): Reply => {
     const w = DASHBOARD_WORDS[language];
+    if (reader !== 'page') return jsonRefusal(404, 'not_found', reader === 'provider' ? PROVIDER_TEXTS.notFound : w.notFoundText);
     return messageReply(language, 404, w.notFoundTitle, w.notFoundText, { code: 'not_found' });
   };
-  const methodNotAllowed = (language: SiteLanguage, allowed: readonly string[]): Reply => {
+  const methodNotAllowed = (language: SiteLanguage, allowed: readonly string[], reader: Reader): Reply => {
     const w = DASHBOARD_WORDS[language];
     const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : [...allowed];
-    return messageReply(language, 405, w.badRequestTitle, w.methodNotAllowed, { headers: { Allow: allow.join(', ') }, code: 'method_not_allowed' });
+    const headers = { Allow: allow.join(', ') };
+    if (reader !== 'page') return jsonRefusal(405, 'method_not_allowed', reader === 'provider' ? PROVIDER_TEXTS.methodNotAllowed : w.methodNotAllowed, { headers });
+    return messageReply(language, 405, w.badRequestTitle, w.methodNotAllowed, { headers, code: 'method_not_allowed' });
   };
-  const tooLarge = (language: SiteLanguage, body: DashboardRoute['body'] = 'form'): Reply => {
+  const tooLarge = (language: SiteLanguage, reader: Reader): Reply => {
     const w = DASHBOARD_WORDS[language];
-    if (body === 'json') return jsonRefusal(413, 'payload_too_large', w.tooLargeText);
+    if (reader !== 'page') return jsonRefusal(413, 'payload_too_large', reader === 'provider' ? PROVIDER_TEXTS.tooLarge : w.tooLargeText);
     return messageReply(language, 413, w.tooLargeTitle, w.tooLargeText, { code: 'payload_too_large' });
   };
   /** Over the edge's own bound (1 MiB): the route's kind of answer, when the path names one. */
   const tooLargeFor = (request: EdgeRequest): Reply => {
     const matched = route(request.method, request.url);
-    return tooLarge(quickLanguage(request), matched.kind === 'route' ? matched.route.body : 'form');
+    return tooLarge(quickLanguage(request), readerOf(request.url, matched.kind === 'route' ? matched.route : undefined));
   };
 
   /** The route of a request, or the reply that refuses it before any body is read. */
   function routeOf(request: EdgeRequest): { route: DashboardRoute; params: Record<string, string> } | Reply {
     const match = route(request.method, request.url);
-    if (match.kind === 'none') return notFound(quickLanguage(request));
-    if (match.kind === 'method') return methodNotAllowed(quickLanguage(request), match.allowed);
+    if (match.kind === 'none') return notFound(quickLanguage(request), readerOf(request.url, undefined));
+    if (match.kind === 'method') return methodNotAllowed(quickLanguage(request), match.allowed, readerOf(request.url, undefined));
     return { route: match.route, params: match.params };
   }
 
@@ -168,9 +187,10 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const w = DASHBOARD_WORDS[language];
     const setCookies: string[] = [];
     if (chosen) setCookies.push(languageCookie(language));
+    const reader = readerOf(request.url, found);
     const refuse = (status: number, title: string, text: string, code: string, link?: [string, string]): Reply => {
-      // A script sent it: a JSON error it can read (with the cookies this answer sets, like a page's).
-      if (found.body === 'json') return jsonRefusal(status, code, text, { cookies: setCookies });
+      // A script or a provider sent it: a JSON error it can read (with the cookies this answer sets, like a page's).
+      if (reader !== 'page') return jsonRefusal(status, code, text, { cookies: setCookies });
       const reply = messageReply(language, status, title, text, { code, link });
       return setCookies.length > 0 ? { ...reply, extraBlock: headerBlock(setCookies.map((c) => ['Set-Cookie', c] as const)) } : reply;
     };
@@ -182,7 +202,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
     const isPost = found.method === 'POST';
     if (isPost) {
       const body = request.body ?? Buffer.alloc(0);
-      if (body.length > BODY_LIMITS[found.body]) return tooLarge(language, found.body);
+      if (body.length > BODY_LIMITS[found.body]) return tooLarge(language, reader);
       const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (found.body === 'form' || found.body === 'json') {
         if (type !== CONTENT_TYPES[found.body]) return refuse(415, w.badRequestTitle, w.wrongType, 'unsupported_media_type');
@@ -281,7 +301,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       if (!('route' in matched)) return matched;
       if (request.method !== 'post') return undefined;
       const length = Number(request.headers['content-length'] || 0);
-      if (Number.isFinite(length) && length > BODY_LIMITS[matched.route.body]) return tooLarge(quickLanguage(request), matched.route.body);
+      if (Number.isFinite(length) && length > BODY_LIMITS[matched.route.body]) return tooLarge(quickLanguage(request), readerOf(request.url, matched.route));
       return undefined;
     },
     answer,
@@ -295,7 +315,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       }
       const w = DASHBOARD_WORDS[language];
       const matched = route(request.method, request.url);
-      const json = matched.kind === 'route' && matched.route.body === 'json';
+      const json = readerOf(request.url, matched.kind === 'route' ? matched.route : undefined) !== 'page';
       if (isRedisUnavailable(error)) {
         // Fleet mode with Redis away: the request changed nothing (every write is one script); a retry will do.
         const headers = { 'Retry-After': '1' };

@@ -73,6 +73,9 @@ export interface BillingProvider {
   checkoutUrl(account: Account, plan: PaidPlan, returnUrls: ReturnUrls): Promise<string>;
   /** Where to send the browser to change or cancel the subscription (throws NoCustomerError before any checkout). */
   portalUrl(account: Account, returnUrl: string): Promise<string>;
-  /** Checks the signature over the raw body and translates the event; throws WebhookVerificationError. */
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): BillingEvent;
+  /**
+   * Checks the signature over the raw body, and its timestamp within five minutes of `receivedAtMs` either way, and
+   * translates the event; throws WebhookVerificationError.
+   */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAtMs?: number): BillingEvent;
 }

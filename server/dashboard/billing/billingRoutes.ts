@@ -127,7 +127,7 @@ export async function receiveWebhook(request: DashboardRequest, context: Dashboa
   if (!billing) return json(404, { error: { code: 'not_found', message: 'billing is not set up on this server' } }, 'not_found');
   let event;
   try {
-    event = billing.provider.verifyWebhook(request.raw ?? Buffer.alloc(0), request.headers['stripe-signature'] || undefined);
+    event = billing.provider.verifyWebhook(request.raw ?? Buffer.alloc(0), request.headers['stripe-signature'] || undefined, context.services.now());
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     log('warn', 'billing_webhook_refused', { requestId: request.requestId, problem: error.problem });

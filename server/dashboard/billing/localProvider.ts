@@ -115,8 +115,8 @@ export class LocalProvider implements BillingProvider {
     return `${LOCAL_PORTAL_PATH}?return=${encodeURIComponent(returnUrl)}`;
   }
 
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): BillingEvent {
-    return verifyStripeSignedEvent(rawBody, signatureHeader, this.options.secret, LOCAL_PRICE_PLANS);
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAtMs?: number): BillingEvent {
+    return verifyStripeSignedEvent(rawBody, signatureHeader, this.options.secret, LOCAL_PRICE_PLANS, receivedAtMs);
   }
 
   // --- checkout sessions: signed tokens ---

@@ -1,5 +1,6 @@
 // Stripe-signed webhook deliveries: the signature checked by the `stripe` package's own `webhooks.constructEvent`
 // (HMAC-SHA256 over `timestamp.body`, five minutes of tolerance), then the event translated into a BillingEvent.
+// constructEvent refuses only a timestamp older than the tolerance; one dated ahead of it is refused here (signedAt).
 // Both providers use this: Stripe's deliveries and the local test provider's, which are signed the same way.
 // Shapes read are those of Stripe's current API version: a subscription's period is on its item
 // (`items.data[0].current_period_end`), an invoice names its subscription under `parent.subscription_details`.
@@ -108,26 +109,46 @@ export function billingEventOfStripe(event: Json, prices: PricePlans): BillingEv
 }
 
 /**
+ * The signature's timestamp (`t=`, Unix seconds) read as the `stripe` package reads it (the last `t=` item, parseInt),
+ * so that the time checked is the one its HMAC covered; NaN when there is none.
+ */
+export function signedAt(signatureHeader: string): number {
+  let seconds = Number.NaN;
+  for (const item of signatureHeader.split(',')) {
+    const [name, value] = item.split('=');
+    if (name === 't') seconds = parseInt(value, 10);
+  }
+  return seconds;
+}
+
+/**
  * Verifies a delivery with the `stripe` package and translates it. Throws WebhookVerificationError: no header, a
- * signature that does not match the body with this secret, a timestamp out of tolerance, a body that is no event.
+ * signature that does not match the body with this secret, a timestamp more than the tolerance before or after
+ * `receivedAtMs`, a body that is no event.
  */
 export function verifyStripeSignedEvent(
   rawBody: Buffer,
   signatureHeader: string | undefined,
   secret: string,
   prices: PricePlans,
+  receivedAtMs = Date.now(),
   toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
 ): BillingEvent {
   if (!signatureHeader) throw new WebhookVerificationError('missing_signature', 'the Stripe-Signature header is missing');
   let event: unknown;
   try {
-    event = stripePackage().webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds);
+    event = stripePackage().webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds, undefined, receivedAtMs);
   } catch (error) {
     if (error instanceof stripePackage().errors.StripeSignatureVerificationError) {
       throw new WebhookVerificationError('invalid_signature', error.message.split('\n')[0]);
     }
     // The signature held but the body is no JSON.
     throw new WebhookVerificationError('invalid_payload', 'the body is not a JSON event');
+  }
+  // A signature that holds but is dated ahead: a clock far off, or one made to be replayed later.
+  const ahead = signedAt(signatureHeader) - Math.floor(receivedAtMs / 1000);
+  if (!(ahead <= toleranceSeconds)) {
+    throw new WebhookVerificationError('invalid_signature', `Timestamp outside the tolerance zone: more than ${toleranceSeconds} s ahead of this server's clock`);
   }
   const parsed = object(event);
   if (!parsed) throw new WebhookVerificationError('invalid_payload', 'the body is not a JSON object');

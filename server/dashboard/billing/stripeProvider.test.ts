@@ -82,6 +82,16 @@ describe('the Stripe provider: webhook verification with events signed by the st
     expect(provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, old + 60)).id).toBe('evt_sub_1');
   });
 
+  it('refuses a timestamp more than five minutes ahead (the stripe package takes any future one), at the given time of receipt', () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(failure(() => provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, now + 301))).message).toContain('ahead');
+    expect(failure(() => provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, now + 3600))).problem).toBe('invalid_signature');
+    expect(provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, now + 240)).id).toBe('evt_sub_1');
+    // Received an hour later, an hour ahead is on time; received now, an hour behind is not.
+    expect(provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, now + 3600), (now + 3600) * 1000).id).toBe('evt_sub_1');
+    expect(failure(() => provider().verifyWebhook(Buffer.from(body), sign(body, SECRET, now), (now + 3600) * 1000)).problem).toBe('invalid_signature');
+  });
+
   it('refuses a missing or malformed header', () => {
     expect(failure(() => provider().verifyWebhook(Buffer.from(body), undefined)).problem).toBe('missing_signature');
     expect(failure(() => provider().verifyWebhook(Buffer.from(body), '')).problem).toBe('missing_signature');

@@ -82,7 +82,7 @@ export class StripeProvider implements BillingProvider {
     return session.url;
   }
 
-  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): BillingEvent {
-    return verifyStripeSignedEvent(rawBody, signatureHeader, this.settings.webhookSecret, this.pricePlans);
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAtMs?: number): BillingEvent {
+    return verifyStripeSignedEvent(rawBody, signatureHeader, this.settings.webhookSecret, this.pricePlans, receivedAtMs);
   }
 }
