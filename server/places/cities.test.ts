@@ -149,7 +149,7 @@ describe('coordinates with the catalog', () => {
   it('name the nearest catalog place, whose country picks the defaults', async () => {
     const cases = [
       ...COUNTRY_DEFAULT_CASES,
-      // Tromsø: geo-tz names Europe/Berlin's rules there; the nearest place says Norway.
+      // Tromsø: the nearest place says Norway (and the zone is Norway's own, Europe/Oslo).
       ['NO', 69.6496, 18.956, 'muslimWorldLeague', 'shafi'],
     ];
     for (const [country, lat, lon, method, madhab] of cases) {
@@ -170,6 +170,30 @@ describe('coordinates with the catalog', () => {
     // On land the polygons decide, and tz still overrides both.
     const given = (await get('/api/v1/times?lat=38&lon=-30&tz=UTC&date=2026-05-01')).body;
     expect(given.timeZone).toBe('Etc/UTC'); // the canonical name of the link UTC
+  });
+});
+
+describe('the zone of a point', () => {
+  it('is its own country’s, and a catalog place’s coordinates keep its clock before 1970 too', async () => {
+    const cases: Array<[string, number, number, string]> = [
+      ['Kampala', 0.3163, 32.5822, 'Africa/Kampala'],
+      ['La Paz, BO', -16.5, -68.15, 'America/La_Paz'],
+      ['Oslo', 59.9139, 10.7522, 'Europe/Oslo'],
+      ['Papeete', -17.5516, -149.5585, 'Pacific/Tahiti'],
+      ['Jayapura', -2.5337, 140.718, 'Asia/Jayapura'],
+      ['Kinshasa', -4.3217, 15.3125, 'Africa/Kinshasa'],
+      ['Kuala Lumpur', 3.139, 101.6869, 'Asia/Kuala_Lumpur'],
+      ['Dublin', 53.3498, -6.2603, 'Europe/Dublin'],
+    ];
+    for (const [city, lat, lon, zone] of cases) {
+      const byPoint = (await get(`/api/v1/times?lat=${lat}&lon=${lon}&date=1935-06-01`)).body;
+      const byCity = (await get(`/api/v1/times?city=${q(city)}&date=1935-06-01`)).body;
+      expect([byPoint.timeZone, byCity.location.timeZone], city).toEqual([zone, zone]);
+      // Kampala kept +02:30 in 1935, not Riyadh's local mean time: the same fajr by either way of asking, to the
+      // minute (the two points are a few kilometres apart).
+      const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+      expect(Math.abs(minutes(byPoint.times.fajr) - minutes(byCity.times.fajr)), city).toBeLessThanOrEqual(1);
+    }
   });
 });
 
