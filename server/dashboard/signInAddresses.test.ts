@@ -45,7 +45,8 @@ describe('with a relay that offers SMTPUTF8', () => {
     sink = await startSmtpSink({ smtpUtf8: true });
     const dataDir = dataDirWithCatalog(inject('catalogDataDir'));
     await storeLegacyAccount(dataDir);
-    server = await startServer({ DATA_DIR: dataDir, SMTP_URL: sink.url, MAIL_FROM: 'Tests <tests@prayer-times.example>' });
+    // TRUST_PROXY: the test's browsers name their clients in X-Forwarded-For, as the proxy would.
+    server = await startServer({ DATA_DIR: dataDir, SMTP_URL: sink.url, MAIL_FROM: 'Tests <tests@prayer-times.example>', TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(async () => {
     await server?.stop();
@@ -180,7 +181,7 @@ describe('with a relay that does not offer SMTPUTF8', () => {
 
   beforeAll(async () => {
     sink = await startSmtpSink({ smtpUtf8: false });
-    server = await startServer({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), SMTP_URL: sink.url });
+    server = await startServer({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), SMTP_URL: sink.url, TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(async () => {
     await server?.stop();
