@@ -17,7 +17,7 @@ export const SESSION_TTL_MS = 30 * 86_400_000;
 export interface SignInRequestInput {
   /** Random, made by newSignIn; salts the code's hash. */
   id: string;
-  /** The normalised address the message goes to. */
+  /** The address as typed (trimmed): the message goes to it, and sign-in finds the account by its key. */
   email: string;
   /** SHA-256 of the 6-digit code salted with the request id: codeHash(id, code). */
   codeHash: string;

@@ -291,6 +291,16 @@ describe('e-mail sign-in in the browser', () => {
     }
   });
 
+  it('sends an address the HTML e-mail field would refuse (a local part that is not ASCII) as typed, and signs it in', async () => {
+    const { page, context } = await newTab();
+    try {
+      await signInByCode(page, 'ÇAĞRI@örnek.com.tr');
+      expect(await main(page)).toContain('ÇAĞRI@örnek.com.tr');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('signs in by the link after a mail scanner fetched it: the GET consumes nothing, the POST signs in', async () => {
     const asker = await newTab();
     const reader = await newTab();

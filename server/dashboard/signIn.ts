@@ -38,11 +38,13 @@ const notice = (text: string | undefined): Html | undefined => text === undefine
 
 const csrfField = (context: DashboardContext): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${context.signinCsrfToken}">`;
 
+// A text field with the e-mail keyboard, not type="email": browsers refuse a local part that is not ASCII there
+// (`ÇAĞRI@örnek.com.tr` could not be sent) and rewrite an IDN domain to punycode; the server checks the address.
 function emailForm(context: DashboardContext, w: DashboardWords, value = ''): Html {
   return html`<form class="choose" method="post" action="${DASHBOARD_PATHS.signInEmail}">
 ${csrfField(context)}
 <label for="email">${w.emailLabel}</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="${MAX_EMAIL_LENGTH}" value="${value}">
+<input id="email" name="email" type="text" inputmode="email" autocomplete="email" autocapitalize="off" spellcheck="false" required maxlength="${MAX_EMAIL_LENGTH}" value="${value}">
 <button type="submit">${w.sendCode}</button>
 </form>`;
 }
