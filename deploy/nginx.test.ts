@@ -1,7 +1,8 @@
 // deploy/nginx.conf with Debian's nginx in front of the real server: the requests uWebSockets.js leaves unanswered
-// on its own (HTTP/1.0, absolute-form targets, header names with `_`, unknown methods, no Host) and the framing it
-// gets wrong (two Content-Length headers) are each answered properly by the pair, and at once. Raw sockets, so
-// that every byte sent is the test's. Fails, never skips, without /usr/sbin/nginx: `make test` installs it.
+// on its own (HTTP/1.0, absolute-form targets, header names with punctuation, unknown methods, no Host, control
+// characters in header values, bare LF, folded lines, odd versions) and the framing it gets wrong (two Content-Length
+// headers) are each answered properly by the pair, and at once. Raw sockets, so that every byte sent is the test's.
+// Fails, never skips, without /usr/sbin/nginx: `make test` installs it.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dataDirWithCatalog, provisionKey, startServer, type RunningServer } from '../testing/serverProcess.js';
+import { askCodeFrom } from '../testing/signInFrom.js';
+import { SENDS_PER_CLIENT_PER_HOUR } from '../server/dashboard/signIn.js';
 import { startNginx, type RunningNginx } from './nginxProcess.js';
 import { exchange, RawConnection, type RawResponse } from './rawHttp.js';
 
@@ -27,7 +30,8 @@ beforeAll(async () => {
   const plans = path.join(dir, 'plans.json');
   writeFileSync(plans, JSON.stringify({ business: { perMinute: 1e9, perMonth: 1e12 } }));
   key = await provisionKey(dir, 'proxy@example.com', 'business');
-  server = await startServer({ DATA_DIR: dir, PLANS_FILE: plans, PUBLIC_BASE_URL: BASE });
+  // TRUST_PROXY as deploy/nginx.conf says: the server believes this nginx's X-Forwarded-For.
+  server = await startServer({ DATA_DIR: dir, PLANS_FILE: plans, PUBLIC_BASE_URL: BASE, TRUST_PROXY: '127.0.0.1' });
   nginx = await startNginx(`127.0.0.1:${server.port}`, BASE);
 });
 afterAll(async () => {
@@ -189,6 +193,108 @@ describe('what uWebSockets.js leaves unanswered, answered by the pair', () => {
   });
 });
 
+describe('what uWebSockets.js drops before the server’s JavaScript, answered by the pair', () => {
+  const withKey = (head: string) => `${head}X-API-Key: ${key}\r\n\r\n`;
+
+  it('any punctuation but `-` in a header name: the header is dropped and the request answered', async () => {
+    for (const name of ['X!A', 'X~A', 'X@A', 'X{A}', 'X*A', 'X/A', 'X=A', "X'A", 'X"A']) {
+      const { response } = await send(withKey(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\n${name}: 1\r\n`));
+      expect(response.status, name).toBe(200);
+      expect(response.ms).toBeLessThan(PROMPT_MS);
+      expectFromServerWithKey(response);
+    }
+  });
+
+  it('NUL in a header value: 400 from nginx', async () => {
+    const { response } = await send(withKey(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-Trace: a\0b\r\n`));
+    expectNginxError(response, 400, 'bad_request');
+  });
+
+  it('another control character in a header that goes on: 400 from nginx, at once; in one that does not, dropped', async () => {
+    for (const header of [`X-API-Key: ${key}\x01`, 'Cookie: a=\x1fb', 'Accept-Language: tr\x0b', 'Origin: https://app.example\x7f\x1b']) {
+      const { response } = await send(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\n${header}\r\n\r\n`);
+      expectNginxError(response, 400, 'bad_request');
+      expect(response.ms).toBeLessThan(PROMPT_MS);
+    }
+    const { response } = await send(withKey(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-Trace: a\x01b\r\n`));
+    expect(response.status).toBe(200);
+    expectFromServerWithKey(response);
+    // A tab is no control character here (uWebSockets.js takes it): the key with a tab inside is simply unknown.
+    const tab = (await send(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-API-Key: mk_a\tb\r\n\r\n`)).response;
+    expect(tab.status).toBe(401);
+    expect(json(tab).error.code).toBe('invalid_api_key');
+  });
+
+  it('bare LF line ends: answered', async () => {
+    const { response } = await send(`GET ${QIBLA} HTTP/1.1\nHost: api.example\nX-API-Key: ${key}\n\n`);
+    expect(response.status).toBe(200);
+    expect(response.ms).toBeLessThan(PROMPT_MS);
+    expectFromServerWithKey(response);
+  });
+
+  it('a folded header line, or a space before the colon: 400 from nginx', async () => {
+    for (const head of [`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-Trace: a\r\n b\r\n`, `GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-Trace : a\r\n`]) {
+      const { response, connection } = await send(withKey(head));
+      expectNginxError(response, 400, 'bad_request');
+      expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+    }
+  });
+
+  it('HTTP/1.2 to HTTP/1.9: answered as HTTP/1.1', async () => {
+    for (const version of ['HTTP/1.2', 'HTTP/1.9']) {
+      const { response } = await send(withKey(`GET ${QIBLA} ${version}\r\nHost: api.example\r\n`));
+      expect(response.status, version).toBe(200);
+      expect(response.statusLine).toMatch(/^HTTP\/1\.1 200/);
+      expectFromServerWithKey(response);
+    }
+  });
+
+  it('HTTP/2.0 or later in plain text: 505 from nginx; a version spelt otherwise: 400 from nginx', async () => {
+    for (const version of ['HTTP/2.0', 'HTTP/3.0']) {
+      const { response, connection } = await send(withKey(`GET ${QIBLA} ${version}\r\nHost: api.example\r\n`));
+      expectNginxError(response, 505, 'http_version_not_supported');
+      expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+    }
+    for (const version of ['http/1.1', 'HTTP/01.1', 'HTTP/1']) {
+      const { response } = await send(withKey(`GET ${QIBLA} ${version}\r\nHost: api.example\r\n`));
+      expectNginxError(response, 400, 'bad_request');
+    }
+  });
+
+  it('no version at all (HTTP/0.9): the body alone, as that version has no status line or headers, then closed', async () => {
+    const connection = await RawConnection.open(nginx.port);
+    connection.send('GET /healthz\r\n');
+    expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+    expect(JSON.parse(connection.unread).status).toBe('ok');
+  });
+
+  it('two Host headers: 400 from nginx (the server itself refuses them too)', async () => {
+    const { response, connection } = await send(withKey(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nHost: other.example\r\n`));
+    expectNginxError(response, 400, 'bad_request');
+    expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+  });
+
+  it('a Transfer-Encoding other than chunked: 501 from nginx (the server itself refuses it too)', async () => {
+    for (const coding of ['xchunked', 'gzip, chunked', 'identity']) {
+      const { response, connection } = await send(
+        `POST /mcp HTTP/1.1\r\nHost: api.example\r\nX-API-Key: ${key}\r\n${MCP_HEADERS}Transfer-Encoding: ${coding}\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      );
+      expectNginxError(response, 501, 'not_implemented');
+      expect(await connection.whenClosed(PROMPT_MS)).toBeLessThan(PROMPT_MS);
+    }
+  });
+});
+
+describe('the client’s address (TRUST_PROXY=127.0.0.1)', () => {
+  it('is the address nginx was reached from, whatever X-Forwarded-For a client sends', async () => {
+    const from = (localAddress: string, email: string, forwardedFor?: string) => askCodeFrom(nginx.port, { localAddress, origin: BASE, email, forwardedFor });
+    for (let i = 0; i < SENDS_PER_CLIENT_PER_HOUR; i++) expect(await from('127.0.0.2', `behind${i}@example.com`, `203.0.113.${i + 1}`)).toBe(200);
+    expect(await from('127.0.0.2', 'behind-more@example.com', '198.51.100.7')).toBe(429);
+    // Another client of the same nginx: a bucket of its own (the server believed nginx's X-Forwarded-For).
+    expect(await from('127.0.0.3', 'behind-other@example.com')).toBe(200);
+  });
+});
+
 describe('the API, MCP and the site through the pair', () => {
   it('takes the key from either header, and refuses a missing or unknown one with the server’s 401', async () => {
     for (const header of [`X-API-Key: ${key}`, `Authorization: Bearer ${key}`]) {
@@ -264,13 +370,14 @@ describe('the API, MCP and the site through the pair', () => {
     connection.close();
   });
 
-  it('HEAD (the server’s 405, whose body uWebSockets.js sends anyway) leaves the kept upstream connections clean', async () => {
+  it('HEAD (the server’s 405, without a body: Content-Length 0) leaves the kept upstream connections clean', async () => {
     const connection = await RawConnection.open(nginx.port);
     for (let i = 0; i < 5; i++) {
       connection.send(`HEAD ${TIMES} HTTP/1.1\r\nHost: api.example\r\nX-API-Key: ${key}\r\n\r\n`);
       const head = await connection.response({ head: true });
       expect(head.status).toBe(405);
       expect(head.headers.allow).toBe('GET, OPTIONS');
+      expect(head.headers['content-length']).toBe('0');
       connection.send(`GET ${QIBLA} HTTP/1.1\r\nHost: api.example\r\nX-API-Key: ${key}\r\n\r\n`);
       const get = await connection.response();
       expect(get.status).toBe(200);

@@ -91,15 +91,30 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, ErrorExplanation>> = {
 
 /**
  * The errors nginx in front answers itself (deploy/nginx.conf), in the API's error shape, with docs links to
- * /docs/errors#{code}: their status and message here are those of the conf (a test compares them).
+ * /docs/errors#{code}: their status and message here are those of the conf (a test compares them). The service's
+ * edge answers two of them itself, with messages of its own (server/edge/edge.ts).
  */
 export const EDGE_ERRORS = {
   bad_request: {
     status: 400,
     message:
-      'This is not a request we can read: a missing Host header, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header, or headers over 8 KiB.',
-    when: 'The request cannot be read as HTTP: no Host header, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header, or headers over 8 KiB in all. Answered by the reverse proxy, before the service sees the request.',
-    fix: 'Send a well-formed HTTP/1.1 request with a Host header and short headers; an HTTP client library does this for you.',
+      'This is not a request we can read: a missing or repeated Host header, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header, a control character in a header, or headers over 8 KiB.',
+    when: 'The request cannot be read as HTTP: no Host header or two, conflicting Content-Length or Transfer-Encoding headers, a malformed request line or header (a folded line, a space before the colon), a control character in a header value, or headers over 8 KiB in all. Answered by the reverse proxy, before the service sees the request; two Host headers the service also refuses itself.',
+    fix: 'Send a well-formed HTTP/1.1 request with one Host header and short headers; an HTTP client library does this for you.',
+    alsoByService: true,
+  },
+  not_implemented: {
+    status: 501,
+    message: 'The request has a Transfer-Encoding other than chunked: send the body with Content-Length, or with Transfer-Encoding: chunked alone.',
+    when: 'The request has a Transfer-Encoding other than chunked alone (xchunked, gzip, identity, “gzip, chunked”): a transfer coding the service does not understand (RFC 9112). Answered by the reverse proxy, or by the service itself, which then closes the connection, since the body cannot be told from what follows.',
+    fix: 'Send the body with a Content-Length header, or chunked alone; an HTTP client library does this for you.',
+    alsoByService: true,
+  },
+  http_version_not_supported: {
+    status: 505,
+    message: 'The service speaks HTTP/1.1 and HTTP/1.0 on this connection.',
+    when: 'The request line names HTTP/2 or a later version in plain text (`GET / HTTP/2.0`). Answered by the reverse proxy.',
+    fix: 'Send HTTP/1.1; a client that speaks HTTP/2 negotiates it over TLS (ALPN) instead.',
   },
   uri_too_long: {
     status: 414,
@@ -113,7 +128,7 @@ export const EDGE_ERRORS = {
     when: 'A request body is larger than 1 MiB (1,048,576 bytes); only MCP messages have bodies. Answered by the reverse proxy; the service itself answers a larger MCP message 413 with a JSON-RPC error (−32600) instead of this body.',
     fix: 'Send smaller messages: one tool call needs a few hundred bytes. Split a large batch.',
   },
-} as const satisfies Record<string, ErrorExplanation & { status: number; message: string }>;
+} as const satisfies Record<string, ErrorExplanation & { status: number; message: string; alsoByService?: true }>;
 
 export type EdgeErrorCode = keyof typeof EDGE_ERRORS;
 
@@ -152,4 +167,10 @@ export function errorObject(code: ErrorCode, message: string, links: ErrorLinks)
 
 export function errorBody(code: ErrorCode, message: string, links: ErrorLinks): string {
   return JSON.stringify({ error: errorObject(code, message, links) });
+}
+
+/** The body of an error answered in front of the surfaces (by the edge; nginx's are the same shape). */
+export function edgeErrorBody(code: EdgeErrorCode, message: string, links: ErrorLinks): string {
+  const base = links.publicBaseUrl;
+  return JSON.stringify({ error: { code, message, docs: errorDocsUrl(base, code), pricing: pricingUrl(base) } });
 }

@@ -1,6 +1,7 @@
 // A browser for the dashboard's HTTP tests: keeps cookies as a browser would (Set-Cookie in, Cookie out, Max-Age=0
 // removes), sends the server's own Origin on POSTs and a client address of its own (X-Forwarded-For, as the proxy
-// would), and reads the CSRF token of the last page. With the mail read back (outbox or SMTP sink), it signs in.
+// would: the server believes it with TRUST_PROXY=127.0.0.1, else the client is 127.0.0.1), and reads the CSRF token
+// of the last page. With the mail read back (outbox or SMTP sink), it signs in.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';

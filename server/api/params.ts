@@ -62,12 +62,25 @@ export function codePointLength(text: string): number {
 const shown = (name: string): string =>
   JSON.stringify(name.length > MAX_NAME_IN_MESSAGE ? name.slice(0, MAX_NAME_IN_MESSAGE) + '…' : name);
 
+/** A `%` not followed by two hex digits. */
+const MALFORMED_PERCENT = /%(?![0-9a-fA-F]{2})/;
+/**
+ * U+FFFD, the replacement character: uWebSockets.js hands the query to JavaScript as text, with each byte sequence
+ * that is not UTF-8 already replaced by it. So a value holding one may have come as such bytes, raw; it is refused as
+ * those bytes are when they come percent-encoded (one rule: README, "The OpenAPI description").
+ */
+const REPLACEMENT = '\uFFFD';
+
 function decode(text: string, what: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
+    decoded = decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw new ApiError('invalid_parameter', `${what} is not valid percent-encoding.`);
+    if (MALFORMED_PERCENT.test(text)) throw new ApiError('invalid_parameter', `${what} is not valid percent-encoding.`);
+    decoded = REPLACEMENT; // well-formed escapes of bytes that are not UTF-8
   }
+  if (decoded.includes(REPLACEMENT)) throw new ApiError('invalid_parameter', `${what} is not valid UTF-8 (raw or percent-encoded).`);
+  return decoded;
 }
 
 /** Splits a raw query string; a parameter given twice is refused. */
@@ -201,7 +214,7 @@ export const PARAMETER_CHECKS = {
     'a line break), is 400 invalid_parameter. So lat=%2041%20 is 41, and lat=%0941 and q=%09ist are refused alike.',
   order:
     'When several things are wrong, the first failing check answers, in this order: the query string itself, left to right ' +
-    '(a name or value whose percent-encoding does not decode: invalid_parameter; a parameter given twice: unknown_parameter); ' +
+    '(a name or value whose percent-encoding does not decode, or that is not UTF-8, raw or percent-encoded: invalid_parameter; a parameter given twice: unknown_parameter); ' +
     'then a parameter the operation does not take (unknown_parameter, the first in the query); then each parameter the ' +
     'operation takes, in the order it lists them: missing_parameter when it is required and absent, else invalid_parameter when ' +
     'its value is not allowed; then the rules between parameters, in the order the operation lists them (conflicting_parameters, ' +

@@ -31,7 +31,6 @@ export const DASHBOARD_HEADERS = [
   'sec-fetch-site',
   'content-type',
   'content-length',
-  'x-forwarded-for',
   'accept-language',
   'x-csrf-token',
   'stripe-signature',
@@ -82,12 +81,6 @@ export function chooseLanguage(query: URLSearchParams, cookies: ReadonlyMap<stri
     if (!best || q > best.q) best = { language: primary, q };
   }
   return { language: best?.language ?? 'en', chosen: false };
-}
-
-/** The client's address as the reverse proxy saw it: the last X-Forwarded-For entry (nginx replaces the header). */
-export function clientAddressOf(forwardedFor: string): string {
-  const last = forwardedFor.split(',').pop()?.trim() ?? '';
-  return last === '' ? 'direct' : last.slice(0, 64);
 }
 
 export interface DashboardSurface extends Surface {
@@ -285,7 +278,7 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
       raw,
       headers,
       cookies,
-      clientAddress: clientAddressOf(headers['x-forwarded-for'] ?? ''),
+      clientAddress: request.clientAddress,
       requestId: request.requestId,
     };
     return toReply(await found.handler(dashboardRequest, context), setCookies);
@@ -294,6 +287,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
   return {
     patterns: [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`, `${WEBHOOKS_PREFIX}/*`],
     headers: DASHBOARD_HEADERS,
+    // The per-client limits of sign-in (the peer, or the address a trusted proxy forwards: edge/clientAddress.ts).
+    clientAddress: true,
     body: { methods: ['post'], maxBytes: LARGEST_BODY, tooLarge: tooLargeFor },
     early(request) {
       // Refused before the body is read: unknown paths, other methods, and a declared length over the route's bound.

@@ -58,7 +58,7 @@ export interface DashboardRequest {
   /** The headers the surface reads (lower-case names, '' when absent): see DASHBOARD_HEADERS. */
   headers: Readonly<Record<string, string>>;
   cookies: ReadonlyMap<string, string>;
-  /** The client's address as the reverse proxy gives it (X-Forwarded-For), or `direct`. */
+  /** The client's address: the connection's peer, or behind a trusted proxy (TRUST_PROXY) the one it forwards (edge/clientAddress.ts). */
   clientAddress: string;
   requestId: string;
 }

@@ -53,6 +53,8 @@ beforeAll(async () => {
     DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')),
     SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${sink.port}`,
     MAIL_FROM: 'Dashboard Tests <tests@prayer-times.example>',
+    // The test browsers stand for clients behind a proxy on loopback: each its own X-Forwarded-For.
+    TRUST_PROXY: '127.0.0.1',
   });
 });
 afterAll(async () => {
@@ -373,7 +375,7 @@ describe('CSRF and bad requests', () => {
 describe('without SMTP_URL', () => {
   let outboxServer: RunningServer;
   beforeAll(async () => {
-    outboxServer = await startServer({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), SIGN_IN_TTL_SECONDS: '1' });
+    outboxServer = await startServer({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), SIGN_IN_TTL_SECONDS: '1', TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(async () => {
     await outboxServer?.stop();

@@ -1,6 +1,7 @@
 // Configuration from the environment (contract, "Operator interface"); the CLI reads the same variables.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { parseTrustedProxies, type TrustedRange } from '../edge/clientAddress.js';
 
 export interface Config {
   port: number;
@@ -26,6 +27,11 @@ export interface Config {
   signInTtlSeconds: number;
   /** Fleet mode (REDIS_URL and its settings); the CLI reads the same. */
   fleet: FleetSettings;
+  /**
+   * TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed (addresses and CIDR ranges); empty, none: the
+   * client is the connection's peer (README, "Behind a reverse proxy").
+   */
+  trustProxy: TrustedRange[];
 }
 
 /** What fleet mode needs (contract, "Fleet mode"); without REDIS_URL the server is the embedded default. */
@@ -135,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: logLevel as Config['logLevel'],
     mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
     fleet: fleetSettingsFrom(env),
+    trustProxy: parseTrustedProxies(env.TRUST_PROXY),
   };
 }

@@ -142,7 +142,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     billing,
   });
   let dashboardOrigins: string[] = [];
-  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard]);
+  const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard], {
+    publicBaseUrl: () => httpOptions.publicBaseUrl,
+    trustProxy: config.trustProxy,
+  });
   const app = edge.app;
 
   if (options.catalog) state.catalog = new PlaceCatalog(options.catalog, { publicBaseUrl: () => httpOptions.publicBaseUrl });

@@ -14,8 +14,8 @@ import type { SitePage, SiteRequest } from './sitePage.js';
 export interface ErrorEntry extends ErrorExplanation {
   code: string;
   status: number;
-  /** Who answers it: the service, or nginx in front of it (deploy/nginx.conf). */
-  by: 'service' | 'proxy';
+  /** Who answers it: the service, nginx in front of it (deploy/nginx.conf), or either (the service's edge without one). */
+  by: 'service' | 'proxy' | 'proxy and service';
   /** An example body. */
   example: unknown;
   /** The response headers the OpenAPI document gives for it, beyond X-Request-Id. */
@@ -38,7 +38,7 @@ export function errorEntries(base: string, doc: Record<string, unknown>): ErrorE
   const proxy = Object.entries(EDGE_ERRORS).map(([code, e]) => ({
     code,
     status: e.status,
-    by: 'proxy' as const,
+    by: 'alsoByService' in e ? ('proxy and service' as const) : ('proxy' as const),
     when: e.when,
     fix: e.fix,
     example: { error: { code, message: e.message, docs: errorDocsUrl(base, code), pricing: pricingUrl(base) } },
@@ -47,6 +47,12 @@ export function errorEntries(base: string, doc: Record<string, unknown>): ErrorE
   return [...service, ...proxy];
 }
 
+const ANSWERED_BY = {
+  service: 'the service',
+  proxy: 'the reverse proxy in front of the service (nginx), before the request reaches it',
+  'proxy and service': 'the reverse proxy in front of the service (nginx), before the request reaches it; without one, the service itself',
+} as const;
+
 const statusText = (status: number): string => `${status} ${STATUS_CODES[status] ?? ''}`.trim();
 
 function entrySection(entry: ErrorEntry): Html {
@@ -54,7 +60,7 @@ function entrySection(entry: ErrorEntry): Html {
 <h2>${entry.code}</h2>
 <dl class="facts">
 <dt>Status</dt><dd>${statusText(entry.status)}</dd>
-<dt>Answered by</dt><dd>${entry.by === 'service' ? 'the service' : 'the reverse proxy in front of the service (nginx), before the request reaches it'}</dd>
+<dt>Answered by</dt><dd>${ANSWERED_BY[entry.by]}</dd>
 <dt>When</dt><dd>${entry.when}</dd>
 <dt>What to do</dt><dd>${entry.fix}</dd>
 ${entry.headers.length > 0 && html`<dt>Headers</dt><dd>${entry.headers.map((h, i) => html`${i > 0 && ', '}<code>${h}</code>`)}</dd>\n`}</dl>
