@@ -17,7 +17,7 @@ import { PASSKEY_SCRIPTS, passkeySignInBlock } from './passkeys/passkeyPages.js'
 const HOUR_MS = 3_600_000;
 /** Sends a browser may ask for one address in an hour. */
 export const SENDS_PER_ADDRESS_PER_HOUR = 5;
-/** Sends one client address (X-Forwarded-For, as the proxy gives it) may ask for in an hour, whatever the addresses. */
+/** Sends one client address (the connection's, or X-Forwarded-For from a TRUST_PROXY proxy) may ask for in an hour. */
 export const SENDS_PER_CLIENT_PER_HOUR = 20;
 
 const MAX_EMAIL_LENGTH = 254;
