@@ -5,9 +5,9 @@ import { registerAccountCommands } from './accounts.js';
 import { dataDirFrom } from '../server/process/config.js';
 import { formatCatalogReport, runCatalogBuild } from '../pipeline/catalog/catalogBuild.js';
 import { CatalogInputError } from '../pipeline/catalog/sources.js';
-import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute.js';
-import { bundleLocation, BundleLocationError } from '../pipeline/bundleLocation.js';
-import { publishBundle, StorePublishError } from '../pipeline/storeBundle.js';
+import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute/precompute.js';
+import { bundleLocation, BundleLocationError } from '../pipeline/store/bundleLocation.js';
+import { publishBundle, StorePublishError } from '../pipeline/store/storeBundle.js';
 
 const program = new Command('cli').description('Prayer Times API operator commands').showHelpAfterError();
 

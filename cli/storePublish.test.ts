@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { precompute } from '../pipeline/precompute.js';
+import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, runCli } from '../testing/serverProcess.js';
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m);

@@ -5,7 +5,7 @@ import { dataDirFrom } from '../server/process/config.js';
 import { parseQuery, validateParams } from '../server/api/params.js';
 import { PlaceCatalog } from '../server/places/placeCatalog.js';
 import { ROUTES_BY_PATH } from '../server/api/routes.js';
-import { foldName } from '../pipeline/textFold.js';
+import { foldName } from '../pipeline/catalog/textFold.js';
 import { RenderedBody } from '../server/timetables/renderedResponses.js';
 
 const QUERIES_PER_LENGTH = 5000;

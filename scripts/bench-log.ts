@@ -5,7 +5,7 @@
 // would take it: a log that nobody reads fills its pipe, and the server's writes fail or wait.
 // Usage: npm run bench:log [-- <other checkout>]   (BENCH_SECONDS per round, default 5; BENCH_ROUNDS, default 5; WORKERS, default 1)
 import path from 'node:path';
-import { precompute } from '../pipeline/precompute.js';
+import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, startServer, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, startWrk } from './lib/wrk.js';

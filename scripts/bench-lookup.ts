@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { precompute } from '../pipeline/precompute.js';
+import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, startServerWithKey } from '../testing/serverProcess.js';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
 import { requireCatalog } from './lib/catalog.js';

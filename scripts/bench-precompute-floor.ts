@@ -7,12 +7,12 @@
 //
 // Usage: node --import tsx scripts/bench-precompute-floor.ts [--scope top:20000] [--rounds 7]
 import { parseArgs } from 'node:util';
-import { degreesToRadians, julianDayOfDate, radiansToDegrees, sunOfDate, unwindAngle, type SunOfDate } from '../pipeline/adhanSunOfDate.js';
+import { degreesToRadians, julianDayOfDate, radiansToDegrees, sunOfDate, unwindAngle, type SunOfDate } from '../pipeline/astronomy/adhanSunOfDate.js';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
-import { methodById } from '../pipeline/methods.js';
-import { planJobs, selectPlaces } from '../pipeline/precompute.js';
-import { placeColumns } from '../pipeline/placeColumns.js';
-import { storedYear } from '../pipeline/storedYear.js';
+import { methodById } from '../pipeline/astronomy/methods.js';
+import { planJobs, selectPlaces } from '../pipeline/precompute/precompute.js';
+import { placeColumns } from '../pipeline/precompute/placeColumns.js';
+import { storedYear } from '../pipeline/store/storedYear.js';
 import { dataDirFrom } from '../server/process/config.js';
 
 const { values: args } = parseArgs({ options: { scope: { type: 'string', default: 'top:20000' }, rounds: { type: 'string', default: '7' } } });

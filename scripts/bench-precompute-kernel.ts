@@ -7,10 +7,10 @@
 // Usage: node --import tsx scripts/bench-precompute-kernel.ts [--scope top:20000] [--rounds 5]
 import { parseArgs } from 'node:util';
 import { readCatalog } from '../pipeline/catalog/catalogFile.js';
-import { methodById } from '../pipeline/methods.js';
-import { planJobs, selectPlaces } from '../pipeline/precompute.js';
-import { placeColumns } from '../pipeline/placeColumns.js';
-import { storedYear } from '../pipeline/storedYear.js';
+import { methodById } from '../pipeline/astronomy/methods.js';
+import { planJobs, selectPlaces } from '../pipeline/precompute/precompute.js';
+import { placeColumns } from '../pipeline/precompute/placeColumns.js';
+import { storedYear } from '../pipeline/store/storedYear.js';
 import { dataDirFrom } from '../server/process/config.js';
 import { adhanPlaceDaysPerSecond } from './adhanRate.js';
 

@@ -13,9 +13,9 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { catalogPath } from '../pipeline/catalog/catalogFile.js';
-import { choosePlaces } from '../pipeline/placeChoice.js';
-import { startPipelineWorker } from '../pipeline/pipelineWorker.js';
-import { precompute, progressReporter } from '../pipeline/precompute.js';
+import { choosePlaces } from '../pipeline/precompute/placeChoice.js';
+import { startPipelineWorker } from '../pipeline/precompute/pipelineWorker.js';
+import { precompute, progressReporter } from '../pipeline/precompute/precompute.js';
 import { adhanPlaceDaysPerSecond, type AdhanRateInput } from './adhanRate.js';
 import { dataDirFrom } from '../server/process/config.js';
 

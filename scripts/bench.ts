@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { precompute } from '../pipeline/precompute.js';
+import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, startWrk } from './lib/wrk.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { precompute } from '../pipeline/precompute.js';
+import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, provisionKey, startServerWithKey } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, startWrk } from './lib/wrk.js';

@@ -1,10 +1,10 @@
 // MUIS rules checked on another year and source: adhan's fixture of MUIS's 2020 table (muis.gov.sg,
-// pipeline/fixtures/adhan/Singapore-Singapore.json) through the same computeDay and dayRecord, with the next-day sun
+// pipeline/astronomy/fixtures/adhan/Singapore-Singapore.json) through the same computeDay and dayRecord, with the next-day sun
 // and asr's shadow at the asr instant switched on and off (docs/authorities.md). Usage: node --import tsx scripts/muis-2020-check.ts
 import { readFileSync } from 'node:fs';
-import { methodById } from '../pipeline/methods.js';
+import { methodById } from '../pipeline/astronomy/methods.js';
 import { differences, summarize, type OfficialRow } from './official-agreement.js';
-const d = JSON.parse(readFileSync('pipeline/fixtures/adhan/Singapore-Singapore.json', 'utf8'));
+const d = JSON.parse(readFileSync('pipeline/astronomy/fixtures/adhan/Singapore-Singapore.json', 'utf8'));
 const to24 = (t: string) => { const m = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(t)!; const h = (Number(m[1]) % 12) + (m[3] === 'PM' ? 12 : 0); return `${String(h).padStart(2, '0')}:${m[2]}`; };
 const rows: OfficialRow[] = d.times.map((t: any) => ({ place: 'SG', latitude: d.params.latitude, longitude: d.params.longitude, timeZone: 'Asia/Singapore', date: t.date, heldOut: false,
   times: Object.fromEntries(['fajr','sunrise','dhuhr','asr','maghrib','isha'].map(n => [n, to24(t[n])])) }));

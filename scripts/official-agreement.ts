@@ -9,10 +9,10 @@
 // Usage: npm run official:agreement
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseDate } from '../pipeline/calendarDate.js';
-import { dayRecord } from '../pipeline/dayRecord.js';
-import { methodById, TIME_NAMES, type TimeName } from '../pipeline/methods.js';
-import { computeDay } from '../pipeline/prayerTimes.js';
+import { parseDate } from '../pipeline/zones/calendarDate.js';
+import { dayRecord } from '../pipeline/astronomy/dayRecord.js';
+import { methodById, TIME_NAMES, type TimeName } from '../pipeline/astronomy/methods.js';
+import { computeDay } from '../pipeline/astronomy/prayerTimes.js';
 
 export const OFFICIAL_DIR = fileURLToPath(new URL('../../shared/reference/official/', import.meta.url));
 

@@ -4,7 +4,7 @@
 //      chosen on development, its share on development | held out, for horizons: the standard −0.8333° (50′), −0.833°,
 //      refraction 34′ + the sun's true semidiameter of the day (15.7′…16.3′), the topocentric sun (+8.8″ parallax),
 //      −1° and −1.25°; and the horizon whose best free one-minute window holds most development rows.
-//   2. Morocco: every 2020 Habous table of adhan's fixtures (pipeline/fixtures/adhan, 17 cities × 366 days; a different
+//   2. Morocco: every 2020 Habous table of adhan's fixtures (pipeline/astronomy/fixtures/adhan, 17 cities × 366 days; a different
 //      year and season from habous.csv) and the 2026 sample, per city: the SRTM elevation GeoNames gives at the city
 //      (cities500 `dem`), the mean of (maghrib − sunrise)/2 against the standard horizon (the part a horizon moves), and
 //      the mean of dhuhr's residual (the part a longitude moves); then horizon-from-elevation models, their best
@@ -14,8 +14,8 @@
 // Usage: node --import tsx scripts/official-horizon.ts
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { offsetSeconds } from '../pipeline/localTime.js';
-import { julianDay, sunPosition } from '../pipeline/sunPosition.js';
+import { offsetSeconds } from '../pipeline/zones/localTime.js';
+import { julianDay, sunPosition } from '../pipeline/astronomy/sunPosition.js';
 import { AUTHORITIES, officialRows, type OfficialRow } from './official-agreement.js';
 
 const RAD = Math.PI / 180;
@@ -96,7 +96,7 @@ const ELEVATION: Record<string, number> = {
 type CityRow = OfficialRow & { city: string; elevation: number; year: string };
 
 function moroccanRows(): CityRow[] {
-  const dir = fileURLToPath(new URL('../pipeline/fixtures/adhan/', import.meta.url));
+  const dir = fileURLToPath(new URL('../pipeline/astronomy/fixtures/adhan/', import.meta.url));
   const to24 = (t: string) => {
     const m = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(t.trim())!;
     return `${String((Number(m[1]) % 12) + (m[3] === 'PM' ? 12 : 0)).padStart(2, '0')}:${m[2]}`;

@@ -6,9 +6,9 @@
 // there only).
 // Usage: node --import tsx scripts/official-residuals.ts [file.csv] [model …]
 import { fileURLToPath } from 'node:url';
-import { offsetSeconds } from '../pipeline/localTime.js';
-import { methodById, type MethodDefinition } from '../pipeline/methods.js';
-import { julianDay, sunPosition, type SunPosition } from '../pipeline/sunPosition.js';
+import { offsetSeconds } from '../pipeline/zones/localTime.js';
+import { methodById, type MethodDefinition } from '../pipeline/astronomy/methods.js';
+import { julianDay, sunPosition, type SunPosition } from '../pipeline/astronomy/sunPosition.js';
 import { AUTHORITIES, officialRows, type OfficialRow } from './official-agreement.js';
 
 const RAD = Math.PI / 180;

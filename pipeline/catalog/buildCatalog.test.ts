@@ -2,8 +2,8 @@ import { copyFileSync, cpSync, mkdtempSync, readFileSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { canonicalZoneName } from '../localTime.js';
-import { slugify } from '../textFold.js';
+import { canonicalZoneName } from '../zones/localTime.js';
+import { slugify } from './textFold.js';
 import { buildCatalog, type CatalogBuild, type CatalogInputs } from './buildCatalog.js';
 import { runCatalogBuild } from './catalogBuild.js';
 import { catalogPath, readCatalog } from './catalogFile.js';

@@ -2,9 +2,9 @@
 // administrative seat, plus all Turkish districts under their official names, each with a stable id and a
 // unique site path. Pure but for the zone at a point (geo-tz's boundary data, a pinned package): the same inputs give
 // the same catalog.
-import { foldName, slugify } from '../textFold.js';
-import { placeZoneAt } from '../zoneAtPoint.js';
-import { canonicalZoneName } from '../zoneRules.js';
+import { foldName, slugify } from './textFold.js';
+import { placeZoneAt } from '../zones/zoneAtPoint.js';
+import { canonicalZoneName } from '../zones/zoneRules.js';
 import type { DistrictCoordinates, GeoNamesCity, TurkishProvince } from './sources.js';
 
 export type PlaceType = 'city' | 'district';

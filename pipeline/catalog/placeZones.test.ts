@@ -1,8 +1,8 @@
 // Every catalog place's zone against the zone the API finds at its coordinates: one clock for `city=` and for its
 // `lat`/`lon` (contract, "Time zones"). Where they differ, the exception is one of a rule's, each with its reason.
 import { describe, expect, inject, it } from 'vitest';
-import { zoneAtPoint } from '../zoneAtPoint.js';
-import { countryOfZone } from '../zoneRules.js';
+import { zoneAtPoint } from '../zones/zoneAtPoint.js';
+import { countryOfZone } from '../zones/zoneRules.js';
 import { readCatalog } from './catalogFile.js';
 
 /**

@@ -1,6 +1,6 @@
 // The endpoints over real HTTP against the real server process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIME_NAMES } from '../../pipeline/methods.js';
+import { TIME_NAMES } from '../../pipeline/astronomy/methods.js';
 import { startServer, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 import { COUNTRY_DEFAULT_CASES } from '../../testing/countryDefaultCases.js';
 

@@ -7,7 +7,7 @@ import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped } from '../edge/edge.js';
 import { ApiError, notFoundMessage, type ErrorLinks } from '../errors.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
-import type { TimetableReader } from '../../pipeline/timetableStore.js';
+import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
 import { keepRendered, RenderedBody, requestKey } from '../timetables/renderedResponses.js';
 import { storedAnswer } from '../timetables/timetables.js';
 import { openApiDocument } from './openapi.js';

@@ -2,8 +2,8 @@
 // refused, the right local day where the transit falls near midnight, a skipped local date said plainly, and no two
 // prayers on one minute on estimated days.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { TIME_NAMES } from '../../pipeline/methods.js';
-import { offsetSeconds } from '../../pipeline/zoneRules.js';
+import { TIME_NAMES } from '../../pipeline/astronomy/methods.js';
+import { offsetSeconds } from '../../pipeline/zones/zoneRules.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 
 let server: RunningServer;

@@ -3,10 +3,10 @@
 // enumerations from the pipeline's own lists; the examples are what the code answers (openapiExamples.ts). What is
 // written here is the shape of the responses and their headers.
 import { readFileSync } from 'node:fs';
-import { MAX_DATE, MIN_DATE } from '../../pipeline/calendarDate.js';
-import { HIJRI_MONTH_NAMES, hijriDate } from '../../pipeline/hijri.js';
-import { MADHABS, METHOD_IDS, methodById, TIME_NAMES } from '../../pipeline/methods.js';
-import { EXTRA_NAMES } from '../../pipeline/prayerTimes.js';
+import { MAX_DATE, MIN_DATE } from '../../pipeline/zones/calendarDate.js';
+import { HIJRI_MONTH_NAMES, hijriDate } from '../../pipeline/astronomy/hijri.js';
+import { MADHABS, METHOD_IDS, methodById, TIME_NAMES } from '../../pipeline/astronomy/methods.js';
+import { EXTRA_NAMES } from '../../pipeline/astronomy/prayerTimes.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { NEXT_PRAYERS } from '../timetables/nextPrayer.js';
 import type { Examples } from './openapiExamples.js';

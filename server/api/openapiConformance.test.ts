@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { METHOD_IDS, MADHABS } from '../../pipeline/methods.js';
-import { precompute } from '../../pipeline/precompute.js';
+import { METHOD_IDS, MADHABS } from '../../pipeline/astronomy/methods.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
 import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import type { ErrorCode } from '../errors.js';
 import { DocumentValidators } from '../../testing/schemaValidation.js';

@@ -1,7 +1,7 @@
 // Parameter validation against the JSON Schemas published for it: lengths in characters (code points), and each
 // pattern accepting exactly what the validator accepts.
 import { describe, expect, it } from 'vitest';
-import { addDays, formatDate, type CalendarDate } from '../../pipeline/calendarDate.js';
+import { addDays, formatDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
 import { ApiError } from '../errors.js';
 import { LOCATION_RULES, tzParam } from './location.js';
 import { breaks, codePointLength, DATE_PATTERN, paramSchema, validateParams, validateValue, type ParamSpec, type StringParam } from './params.js';

@@ -1,7 +1,7 @@
 // Query parameters declared once per route: validation, the OpenAPI description and the MCP input schemas are
 // all derived from these declarations.
-import { formatDate, isWithinSupportedRange, MAX_DATE, MIN_DATE, parseDate } from '../../pipeline/calendarDate.js';
-import { canonicalZoneName } from '../../pipeline/zoneRules.js';
+import { formatDate, isWithinSupportedRange, MAX_DATE, MIN_DATE, parseDate } from '../../pipeline/zones/calendarDate.js';
+import { canonicalZoneName } from '../../pipeline/zones/zoneRules.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 
 interface Common {

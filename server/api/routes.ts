@@ -1,11 +1,11 @@
 // The one table of API routes. Each declares its parameters and their bounds once; validation (params.ts), the
 // OpenAPI description (openapi.ts) and the MCP tool schemas are derived from it.
-import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../../pipeline/calendarDate.js';
-import { defaultMadhab, defaultMethodId } from '../../pipeline/countryDefaults.js';
-import { hijriDateDetail } from '../../pipeline/hijri.js';
-import { localDate, localDateExists } from '../../pipeline/localTime.js';
-import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../../pipeline/methods.js';
-import { distanceToKaabaKm, qiblaBearing } from '../../pipeline/qibla.js';
+import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
+import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
+import { hijriDateDetail } from '../../pipeline/astronomy/hijri.js';
+import { localDate, localDateExists } from '../../pipeline/zones/localTime.js';
+import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../../pipeline/astronomy/methods.js';
+import { distanceToKaabaKm, qiblaBearing } from '../../pipeline/astronomy/qibla.js';
 import { ApiError } from '../errors.js';
 import type { Place } from '../places/location.js';
 import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } from './location.js';

@@ -1,8 +1,8 @@
 // Where a place is, as the timetables need it: a catalog place, or a point with its zone (contract, "Location").
 // Domain code: it finds places and zones, and says "none" where there is none; the API decides what that means.
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { zoneAtPoint } from '../../pipeline/zoneAtPoint.js';
-import { countryOfZone } from '../../pipeline/zoneRules.js';
+import { zoneAtPoint } from '../../pipeline/zones/zoneAtPoint.js';
+import { countryOfZone } from '../../pipeline/zones/zoneRules.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 
 export interface Place {

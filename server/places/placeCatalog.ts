@@ -4,7 +4,7 @@
 // needs them, and keeps a bounded number of them.
 import { readCatalog, type CatalogFile, type StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { buildSharedCatalog, CatalogTables, type SharedCatalog } from './catalogTables.js';
-import { foldName } from '../../pipeline/textFold.js';
+import { foldName } from '../../pipeline/catalog/textFold.js';
 import { placePageUrl } from '../links.js';
 import { NearestPlace } from './nearestPlace.js';
 import { PlaceSearch, type SearchFilter } from './placeSearch.js';

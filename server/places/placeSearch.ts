@@ -2,7 +2,7 @@
 // Turkish way), over the index the pipeline stored with the catalog (shared by the threads, catalogTables.ts): a
 // query is binary searches and short lists.
 import { PRECOMPUTED_PREFIX_LENGTH, type FlatLists } from '../../pipeline/catalog/searchIndex.js';
-import { foldName } from '../../pipeline/textFold.js';
+import { foldName } from '../../pipeline/catalog/textFold.js';
 import type { CatalogTables } from './catalogTables.js';
 
 export interface SearchFilter {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { precompute } from '../../pipeline/precompute.js';
-import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
+import { currentBuild, timetablesDir } from '../../pipeline/store/timetableStore.js';
 import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
 import { dataDirWithCatalog as sharedCatalogDir, provisionKey, startServer, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 

@@ -18,10 +18,10 @@ import { usingFallback } from '../edge/uws.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
-import { bundleLocation } from '../../pipeline/bundleLocation.js';
-import { bundleForThread } from '../../pipeline/threadBundle.js';
+import { bundleLocation } from '../../pipeline/store/bundleLocation.js';
+import { bundleForThread } from '../../pipeline/precompute/threadBundle.js';
 import { claimPort, PortTakenError, type PortClaim } from './portClaim.js';
-import { TZDATA_FROM_PACKAGE, TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import { TZDATA_FROM_PACKAGE, TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
 
 const RESTART_AFTER_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
@@ -182,7 +182,7 @@ async function shareCatalog(): Promise<SharedCatalog | undefined> {
 }
 
 /**
- * The serving threads' code compiled into one JavaScript file (pipeline/threadBundle.ts): a thread that loads it needs no
+ * The serving threads' code compiled into one JavaScript file (pipeline/precompute/threadBundle.ts): a thread that loads it needs no
  * module-hooks thread of its own. Should that fail, each thread loads the TypeScript through tsx, as before.
  */
 async function threadEntry(): Promise<URL> {

@@ -1,7 +1,7 @@
 // One serving thread: the process's shared catalog (attached, not copied), its own store follower, key mirror and
 // uWebSockets.js app, listening on the shared port (the kernel spreads connections over the threads' listen
 // sockets). Counting is shared (sharedUsage.ts).
-import { TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import { TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
 import { openStores } from '../accounts/openStores.js';

@@ -2,8 +2,8 @@
 // next 12 months, each at the API's instant (`iso` of /api/v1/times for that day), with unique, stable UIDs.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { addDays, formatDate, fromEpochDay, toEpochDay } from '../../pipeline/calendarDate.js';
-import { localDate, nextLocalMidnight, offsetSeconds } from '../../pipeline/localTime.js';
+import { addDays, formatDate, fromEpochDay, toEpochDay } from '../../pipeline/zones/calendarDate.js';
+import { localDate, nextLocalMidnight, offsetSeconds } from '../../pipeline/zones/localTime.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 
 const BASE = 'https://prayer-times.example';

@@ -2,8 +2,8 @@
 // six prayers of the next 12 months from the place's local today as events at their UTC instants, named in the
 // page's language. `?method=` and `?madhab=` as on the page (the API validates them). The times are the API's: 13
 // month answers (wallClock.ts turns their `HH:mm` into instants), not 366 day answers.
-import { addDays, fromEpochDay, toEpochDay, type CalendarDate } from '../../pipeline/calendarDate.js';
-import { localDate, localNoon, nextLocalMidnight } from '../../pipeline/localTime.js';
+import { addDays, fromEpochDay, toEpochDay, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
+import { localDate, localNoon, nextLocalMidnight } from '../../pipeline/zones/localTime.js';
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { ApiError } from '../errors.js';
 import { CALENDAR_SUFFIX, PLACE_PAGE_PREFIX, placeCalendarUrl, placePageUrl, SITE_LANGUAGES, type SiteLanguage } from '../links.js';

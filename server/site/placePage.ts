@@ -3,9 +3,9 @@
 // call that gives the same data. Every time on it is the API's answer for the same place, day, method and madhab
 // (ctx.data.answer: the same route and handler), so a page and the API never disagree.
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/calendarDate.js';
-import { nextLocalMidnight } from '../../pipeline/localTime.js';
-import { METHODS } from '../../pipeline/methods.js';
+import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
+import { nextLocalMidnight } from '../../pipeline/zones/localTime.js';
+import { METHODS } from '../../pipeline/astronomy/methods.js';
 import { ApiError } from '../errors.js';
 import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, placePagePath, type SiteLanguage } from '../links.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';

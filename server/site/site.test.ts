@@ -4,7 +4,7 @@
 // comes back unescaped (browsers percent-encode quotes and brackets in paths; a raw one in a request line is
 // nginx's to refuse, deploy/nginx.test.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { precompute } from '../../pipeline/precompute.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
 import { PlaceCatalog } from '../places/placeCatalog.js';
 import { storeAndLiveServers, type ServerWithKey } from '../../testing/serverProcess.js';
 

@@ -2,13 +2,13 @@
 // of the catalog (its place farthest from the equator, where high-latitude rules put isha after midnight and fajr
 // before it), with DST changes both ways, the zones south of the equator, half-hour and 45-minute offsets.
 import { describe, expect, inject, it } from 'vitest';
-import { toEpochDay } from '../../pipeline/calendarDate.js';
+import { toEpochDay } from '../../pipeline/zones/calendarDate.js';
 import { readCatalog, type StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { defaultMadhab, defaultMethodId } from '../../pipeline/countryDefaults.js';
-import { dayRecord } from '../../pipeline/dayRecord.js';
-import { offsetSeconds } from '../../pipeline/localTime.js';
-import { methodById } from '../../pipeline/methods.js';
-import { computeTimetable } from '../../pipeline/prayerTimes.js';
+import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
+import { dayRecord } from '../../pipeline/astronomy/dayRecord.js';
+import { offsetSeconds } from '../../pipeline/zones/localTime.js';
+import { methodById } from '../../pipeline/astronomy/methods.js';
+import { computeTimetable } from '../../pipeline/astronomy/prayerTimes.js';
 import { DAY_PRAYERS, instantsShowing, prayerInstants } from './wallClock.js';
 
 const DAY_MS = 86_400_000;

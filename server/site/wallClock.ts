@@ -3,7 +3,7 @@
 // ambiguous (a DST change repeats an hour, isha may fall after midnight, fajr before it), so the prayers are placed
 // in their order around dhuhr, which is near noon and never in a changed hour. Tests check the result against the
 // API's `iso` for every day of a year in every zone of the catalog.
-import { offsetSeconds } from '../../pipeline/localTime.js';
+import { offsetSeconds } from '../../pipeline/zones/localTime.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readCatalog } from '../../pipeline/catalog/catalogFile.js';
-import { precompute } from '../../pipeline/precompute.js';
-import { timetablesDir } from '../../pipeline/timetableStore.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
+import { timetablesDir } from '../../pipeline/store/timetableStore.js';
 import { dataDirWithCatalog, runCli, startServerWithKey, type ServerWithKey } from '../../testing/serverProcess.js';
 
 const ISTANBUL = 'g745044';

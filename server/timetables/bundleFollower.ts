@@ -13,7 +13,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BundleLocation } from '../../pipeline/bundleLocation.js';
+import type { BundleLocation } from '../../pipeline/store/bundleLocation.js';
 import {
   assertWhole,
   BundleRefused,
@@ -25,8 +25,8 @@ import {
   wholeBundleHash,
   type BundleManifest,
   type BundlePointer,
-} from '../../pipeline/storeBundle.js';
-import { currentBuild, makeLive, removeOldBuilds, timetablesDir, TimetableReader } from '../../pipeline/timetableStore.js';
+} from '../../pipeline/store/storeBundle.js';
+import { currentBuild, makeLive, removeOldBuilds, timetablesDir, TimetableReader } from '../../pipeline/store/timetableStore.js';
 import { log } from '../log.js';
 import { misfit } from './storeFollower.js';
 

@@ -1,8 +1,8 @@
 // The prayers around a local day for /next: yesterday's, today's and tomorrow's six times in order. For a place
 // answered from the store they are kept per day (bounded, keyed by the build like the rendered answers), so a
 // repeated /next decodes and formats nothing and only finds where `now` falls.
-import { addDays, type CalendarDate } from '../../pipeline/calendarDate.js';
-import type { Madhab, MethodDefinition } from '../../pipeline/methods.js';
+import { addDays, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
+import type { Madhab, MethodDefinition } from '../../pipeline/astronomy/methods.js';
 import { countAnswer } from './answerCounts.js';
 import type { Place } from '../places/location.js';
 import { dayRecords, type TimetableSource } from './timetables.js';

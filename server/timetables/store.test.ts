@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readCatalog } from '../../pipeline/catalog/catalogFile.js';
-import { METHOD_IDS } from '../../pipeline/methods.js';
-import { precompute } from '../../pipeline/precompute.js';
-import { currentBuild, timetablesDir } from '../../pipeline/timetableStore.js';
+import { METHOD_IDS } from '../../pipeline/astronomy/methods.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
+import { currentBuild, timetablesDir } from '../../pipeline/store/timetableStore.js';
 import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
 /** A data directory that shares the test run's catalog (read only) and has no timetables yet. */

@@ -9,9 +9,9 @@
 // computed live. A store made from another catalog (its place ids may differ) or with other time-zone rules (its
 // days were cut on other clocks: after a tzdata bump, Morocco's stored days would be an hour off) is set aside, and
 // answers are computed live, correct but slower, until `make precompute` builds a store that matches.
-import { liveBuild, STORE_FORMAT, TimetableReader, type StoreMeta } from '../../pipeline/timetableStore.js';
-import { METHODS_FINGERPRINT } from '../../pipeline/methods.js';
-import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import { liveBuild, STORE_FORMAT, TimetableReader, type StoreMeta } from '../../pipeline/store/timetableStore.js';
+import { METHODS_FINGERPRINT } from '../../pipeline/astronomy/methods.js';
+import { TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
 import { log } from '../log.js';
 
 const CHECK_MS = 1000;

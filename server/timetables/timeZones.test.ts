@@ -3,10 +3,10 @@
 import path from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { precompute } from '../../pipeline/precompute.js';
-import { currentBuild, STORE_FORMAT, timetablesDir } from '../../pipeline/timetableStore.js';
-import { SYSTEM_ZONEINFO, systemZoneDatabase } from '../../pipeline/systemZoneinfo.js';
-import { TZDATA_VERSION } from '../../pipeline/zoneRules.js';
+import { precompute } from '../../pipeline/precompute/precompute.js';
+import { currentBuild, STORE_FORMAT, timetablesDir } from '../../pipeline/store/timetableStore.js';
+import { SYSTEM_ZONEINFO, systemZoneDatabase } from '../../pipeline/zones/systemZoneinfo.js';
+import { TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
 import { dataDirWithCatalog as sharedCatalogDir, startServerWithKey, storeAndLiveServers, type RunningServer, type ServerWithKey } from '../../testing/serverProcess.js';
 
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));

@@ -1,14 +1,14 @@
 // Day records for a place: from the precomputed store when it holds the place, method, madhab and years asked for,
 // else computed live. Both paths build the records with the same dayRecord(), from the same DayTimes, so they
 // answer alike (a test compares them over many places and dates).
-import { localDateExists } from '../../pipeline/localTime.js';
-import { toEpochDay, type CalendarDate } from '../../pipeline/calendarDate.js';
-import { dayRecord, type DayRecord } from '../../pipeline/dayRecord.js';
-import type { Madhab, MethodDefinition } from '../../pipeline/methods.js';
-import { zoneFor } from '../../pipeline/methodZones.js';
-import { computeTimetable, type DayTimes } from '../../pipeline/prayerTimes.js';
-import { decodeDays } from '../../pipeline/timetableCodec.js';
-import type { TimetableReader } from '../../pipeline/timetableStore.js';
+import { localDateExists } from '../../pipeline/zones/localTime.js';
+import { toEpochDay, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
+import { dayRecord, type DayRecord } from '../../pipeline/astronomy/dayRecord.js';
+import type { Madhab, MethodDefinition } from '../../pipeline/astronomy/methods.js';
+import { zoneFor } from '../../pipeline/astronomy/methodZones.js';
+import { computeTimetable, type DayTimes } from '../../pipeline/astronomy/prayerTimes.js';
+import { decodeDays } from '../../pipeline/store/timetableCodec.js';
+import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
 import { countAnswer } from './answerCounts.js';
 import type { Place } from '../places/location.js';
 import { cachedBody, type RenderedBody } from './renderedResponses.js';

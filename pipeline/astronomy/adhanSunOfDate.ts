@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fromEpochDay } from './calendarDate.js';
+import { fromEpochDay } from '../zones/calendarDate.js';
 
 interface AdhanSolarCoordinates {
   declination: number;

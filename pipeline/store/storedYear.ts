@@ -1,6 +1,6 @@
 // A place's calendar year as the store keeps it: computed as series (no object per day) and encoded. The precompute's
 // workers run this for every place-year; batchLive.test.ts holds it to the live path, day by day.
-import { computeSeries, type DaySeries, type TimetableQuery } from './prayerTimes.js';
+import { computeSeries, type DaySeries, type TimetableQuery } from '../astronomy/prayerTimes.js';
 import { daysInYear, encodeYearSeries } from './timetableCodec.js';
 
 // The last year's series, written over by the next of as many days: a worker computes years one after another, and

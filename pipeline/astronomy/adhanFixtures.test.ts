@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { HighLatitudeRule } from 'adhan';
 import { describe, expect, it } from 'vitest';
-import { parseDate } from './calendarDate.js';
+import { parseDate } from '../zones/calendarDate.js';
 import { dayRecord } from './dayRecord.js';
 import { methodById, PRAYERS, type Madhab } from './methods.js';
 import { computeTimetable } from './prayerTimes.js';

@@ -34,7 +34,7 @@ interface Plugin {
 
 const OWN_RESOLUTION = Symbol('esbuild resolves this one');
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function esbuildOfTsx(): Esbuild {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));

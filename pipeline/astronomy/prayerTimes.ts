@@ -1,10 +1,10 @@
 // Prayer times for a run of local days at a place: the one entry point that both the precompute batch and the
 // server's live path use, so that a stored timetable and a live answer cannot differ.
 import { AdhanPlace, adhanTimesInto, ASR, DHUHR, FAJR, ISHA, MAGHRIB, SUNRISE, SUNSET, type AdhanParameters } from './adhanCore.js';
-import { fromEpochDay, toEpochDay, type CalendarDate } from './calendarDate.js';
+import { fromEpochDay, toEpochDay, type CalendarDate } from '../zones/calendarDate.js';
 import { ESTIMATED_BIT, keptAsTheyAre, resolveDay, resolutionRun, type ResolutionRun, type ResolvedSolarDay, type SolarEventName } from './highLatitude.js';
 import { hijriDate, RAMADAN } from './hijri.js';
-import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundedUtcMinutes, ZoneOffsets } from './localTime.js';
+import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundedUtcMinutes, ZoneOffsets } from '../zones/localTime.js';
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';

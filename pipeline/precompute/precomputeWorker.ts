@@ -1,9 +1,9 @@
 // A precompute worker thread: computes whole years for the jobs it is sent and returns them encoded.
 import { parentPort } from 'node:worker_threads';
-import type { Madhab } from './methods.js';
-import { methodById } from './methods.js';
-import { storedYear } from './storedYear.js';
-import { daysInYear } from './timetableCodec.js';
+import type { Madhab } from '../astronomy/methods.js';
+import { methodById } from '../astronomy/methods.js';
+import { storedYear } from '../store/storedYear.js';
+import { daysInYear } from '../store/timetableCodec.js';
 
 export interface PrecomputeJob {
   key: string;

@@ -25,7 +25,7 @@ export const TZDATA_FROM_PACKAGE: boolean = database === pinned;
 
 /** zone.tab: each country's zones, by the names the tz database gives them there. */
 const zoneCountries: Readonly<Record<string, string>> = JSON.parse(
-  readFileSync(new URL('../data/curated/zone-countries.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../data/curated/zone-countries.json', import.meta.url), 'utf8'),
 );
 
 /** The country whose zone it is (the tz database's zone.tab); undefined for `Etc/*` and other non-country zones. */

@@ -1,6 +1,6 @@
 // The thread that reads the catalog and chooses a precompute's places (placeChoice.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { readCatalog } from './catalog/catalogFile.js';
+import { readCatalog } from '../catalog/catalogFile.js';
 import { PrecomputeError, selectPlaces, type PlaceChoiceMessage } from './placeChoice.js';
 import { columnBuffers, placeColumns } from './placeColumns.js';
 

@@ -9,7 +9,7 @@
 //   adhan's own AqrabBalad stops at the latitude where the sun barely rises, where its asr falls after
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
-import type { CalendarDate } from './calendarDate.js';
+import type { CalendarDate } from '../zones/calendarDate.js';
 import { PRAYERS, type Prayer, type RoundingMode } from './methods.js';
 import { solarEvents, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 

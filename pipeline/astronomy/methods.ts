@@ -71,7 +71,7 @@ export interface MethodDefinition {
   /**
    * An authority that publishes one table per zone (JAKIM): the zones we can place a catalog place in, each with the
    * reference point its table is computed for and the zone's own exceptions. A place in a zone is computed at the
-   * zone's point (pipeline/methodZones.ts); every other place at its own coordinates.
+   * zone's point (pipeline/astronomy/methodZones.ts); every other place at its own coordinates.
    */
   zones?: readonly MethodZone[];
 }

@@ -1,7 +1,7 @@
 // Which places a precompute computes (its `--scope`), chosen in a thread of its own: decoding the catalog makes about
 // 115 MB of garbage and msgpackr keeps the file's 47 MB until its next decode, all of which the main thread's heap
 // would hold through the run. The thread ends once it has sent the chosen places as columns.
-import type { StoredPlace } from './catalog/catalogFile.js';
+import type { StoredPlace } from '../catalog/catalogFile.js';
 import type { PlaceColumns } from './placeColumns.js';
 import { startPipelineWorker } from './pipelineWorker.js';
 

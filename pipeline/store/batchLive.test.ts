@@ -4,9 +4,9 @@
 // live days are computed in another order (date by date across the places) so that no state the batch carries from
 // one day to the next (adhanCore's sun by date, its recent solar days) can go unseen.
 import { describe, expect, it } from 'vitest';
-import { addDays, type CalendarDate } from './calendarDate.js';
-import { MADHABS, METHOD_IDS, methodById } from './methods.js';
-import { computeDay, type DayTimes, type TimetableQuery } from './prayerTimes.js';
+import { addDays, type CalendarDate } from '../zones/calendarDate.js';
+import { MADHABS, METHOD_IDS, methodById } from '../astronomy/methods.js';
+import { computeDay, type DayTimes, type TimetableQuery } from '../astronomy/prayerTimes.js';
 import { storedYear } from './storedYear.js';
 import { daysInYear, decodeDays } from './timetableCodec.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { placeAt, placeColumns } from './placeColumns.js';
+import { placeAt, placeColumns } from '../precompute/placeColumns.js';
 import { TimetableReader, TimetableWriter, type StoreMeta } from './timetableStore.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'writer-'));

@@ -1,11 +1,11 @@
 import { CalculationParameters, Coordinates, HighLatitudeRule, PrayerTimes, Rounding } from 'adhan';
 import { find as zonesAt } from 'geo-tz';
 import { describe, expect, it } from 'vitest';
-import { addDays, type CalendarDate } from './calendarDate.js';
+import { addDays, type CalendarDate } from '../zones/calendarDate.js';
 import { dayRecord } from './dayRecord.js';
-import { offsetSeconds, ZoneOffsets } from './localTime.js';
+import { offsetSeconds, ZoneOffsets } from '../zones/localTime.js';
 import { METHOD_IDS, methodById, TIME_NAMES, type Madhab } from './methods.js';
-import { daysInYear } from './timetableCodec.js';
+import { daysInYear } from '../store/timetableCodec.js';
 import { computeDay, computeSeries, computeTimetable, type TimetableQuery } from './prayerTimes.js';
 
 const MINUTE = 60_000;

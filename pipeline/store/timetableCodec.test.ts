@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { methodById, type Madhab } from './methods.js';
-import { computeTimetable } from './prayerTimes.js';
+import { methodById, type Madhab } from '../astronomy/methods.js';
+import { computeTimetable } from '../astronomy/prayerTimes.js';
 import { daysInYear, decodeDays, encodeYear } from './timetableCodec.js';
 
 describe('the stored form of a year', () => {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { degreesToRadians, normalizeToScale, radiansToDegrees, sunOfEpochDay, unwindAngle, type SunOfDate } from './adhanSunOfDate.js';
-import { epochDayOf, fromEpochDay } from './calendarDate.js';
+import { epochDayOf, fromEpochDay } from '../zones/calendarDate.js';
 
 // adhan's Astronomical, for the Moonsighting Committee's seasonal twilight only (no method uses it by default).
 const esmDir = path.join(path.dirname(createRequire(import.meta.url).resolve('adhan')), '..', 'esm');

@@ -11,9 +11,9 @@
 // neither the precompute nor a server spends time on lz4.
 // Format 1 (int16 differences, lz4 in LMDB) is read by no server since; the store's meta names its format
 // (STORE_FORMAT, timetableStore.ts). Imsak is not stored: it follows from fajr and the method.
-import { addDays, type CalendarDate, toEpochDay } from './calendarDate.js';
-import { PRAYERS, TIME_NAMES, type MethodDefinition } from './methods.js';
-import { EXTRA_NAMES, SERIES_NAMES, type DaySeries, type DayTimes } from './prayerTimes.js';
+import { addDays, type CalendarDate, toEpochDay } from '../zones/calendarDate.js';
+import { PRAYERS, TIME_NAMES, type MethodDefinition } from '../astronomy/methods.js';
+import { EXTRA_NAMES, SERIES_NAMES, type DaySeries, type DayTimes } from '../astronomy/prayerTimes.js';
 
 const FORMAT = 2;
 const SERIES = SERIES_NAMES;

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { dataDirWithCatalog } from '../testing/serverProcess.js';
+import { dataDirWithCatalog } from '../../testing/serverProcess.js';
 import { bundleLocation } from './bundleLocation.js';
-import { precompute } from './precompute.js';
+import { precompute } from '../precompute/precompute.js';
 import { assertWhole, BundleRefused, parseManifest, parsePointer, publishBundle, StorePublishError, VerifyingStream, wholeBundleHash } from './storeBundle.js';
 import { timetablesDir } from './timetableStore.js';
 

@@ -2,8 +2,8 @@
 // the /times route for the catalog place. Target (issue 7): every prayer within one minute on every sample day, and
 // at least 90% exact; and the same must hold on provinces and days the model was not chosen on.
 import { describe, expect, inject, it } from 'vitest';
-import { differences, sampleRecords, summarize } from '../scripts/diyanet-agreement.js';
-import { PlaceCatalog } from '../server/places/placeCatalog.js';
+import { differences, sampleRecords, summarize } from '../../scripts/diyanet-agreement.js';
+import { PlaceCatalog } from '../../server/places/placeCatalog.js';
 
 const catalog = () => PlaceCatalog.load(inject('catalogDataDir'), { publicBaseUrl: () => 'https://example.test' })!;
 

@@ -1,5 +1,5 @@
 // The Umm al-Qura Hijri date of a Gregorian date, from the runtime's ICU calendar `islamic-umalqura`.
-import type { CalendarDate } from './calendarDate.js';
+import type { CalendarDate } from '../zones/calendarDate.js';
 
 export const HIJRI_MONTH_NAMES = [
   'Muharram', 'Safar', 'Rabi al-Awwal', 'Rabi al-Thani', 'Jumada al-Ula', 'Jumada al-Akhirah',

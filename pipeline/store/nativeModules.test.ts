@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { usingFallback, uWS } from '../server/edge/uws.js';
+import { usingFallback, uWS } from '../../server/edge/uws.js';
 
 const require = createRequire(import.meta.url);
 

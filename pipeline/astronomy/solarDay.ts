@@ -9,7 +9,7 @@ import {
   PrayerTimes,
   Rounding,
 } from 'adhan';
-import { addDays, type CalendarDate } from './calendarDate.js';
+import { addDays, type CalendarDate } from '../zones/calendarDate.js';
 import { adhanTimes, DHUHR, ISHA, MAGHRIB, SUNRISE, SUNSET, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';

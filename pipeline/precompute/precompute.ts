@@ -1,15 +1,15 @@
 // `precompute`: yearly timetables for the catalog's places, by method and madhab, into a new store that becomes the
 // live one when complete. Work is spread over worker threads, one per core; the main thread writes to LMDB.
-import { TZDATA_VERSION } from './zoneRules.js';
+import { TZDATA_VERSION } from '../zones/zoneRules.js';
 import { availableParallelism } from 'node:os';
-import { defaultMadhab, defaultMethodId } from './countryDefaults.js';
-import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, methodById, type Madhab } from './methods.js';
-import { zoneFor } from './methodZones.js';
+import { defaultMadhab, defaultMethodId } from '../astronomy/countryDefaults.js';
+import { MADHABS, METHOD_IDS, METHODS_FINGERPRINT, methodById, type Madhab } from '../astronomy/methods.js';
+import { zoneFor } from '../astronomy/methodZones.js';
 import { choosePlaces, PrecomputeError } from './placeChoice.js';
 import { placeAt, type JobPlace, type PlaceColumns } from './placeColumns.js';
 import { startPipelineWorker } from './pipelineWorker.js';
 import type { PrecomputeJob, PrecomputeResult } from './precomputeWorker.js';
-import { currentBuild, directorySize, removeOldBuilds, STORE_FORMAT, timetableKey, TimetableWriter, type StoreMeta } from './timetableStore.js';
+import { currentBuild, directorySize, removeOldBuilds, STORE_FORMAT, timetableKey, TimetableWriter, type StoreMeta } from '../store/timetableStore.js';
 
 export interface PrecomputeOptions {
   dataDir: string;

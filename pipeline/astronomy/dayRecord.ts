@@ -1,8 +1,8 @@
 // A computed day as the API shows it: local `HH:mm`, UTC instants, the Hijri date. The precompute batch stores
 // these records and the live path builds them with the same function, so both answer alike.
-import { formatDate } from './calendarDate.js';
+import { formatDate } from '../zones/calendarDate.js';
 import { hijriDate, type HijriDate } from './hijri.js';
-import { clockTime, isoInstant, offsetSeconds } from './localTime.js';
+import { clockTime, isoInstant, offsetSeconds } from '../zones/localTime.js';
 import { TIME_NAMES, type TimeName } from './methods.js';
 import { EXTRA_NAMES, type DayTimes, type ExtraName } from './prayerTimes.js';
 
