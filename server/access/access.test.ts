@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import type { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { hashKey } from '../accounts/keys.js';
 import { provisionKey, runCli, startServer, type RunningServer } from '../../testing/serverProcess.js';
 

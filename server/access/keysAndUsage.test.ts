@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import type { LmdbAccountStore } from '../accounts/lmdbAccountStore.js';
 import { DEFAULT_PLANS } from '../accounts/plans.js';
 import { AccessControl } from './access.js';

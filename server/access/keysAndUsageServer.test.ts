@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import type { LmdbAccountStore } from '../accounts/lmdbAccountStore.js';
 import { hashKey } from '../accounts/keys.js';
 import { addDays } from '../accounts/usageHistory.js';

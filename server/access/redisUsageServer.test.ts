@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { openRedis, redisReady } from '../accounts/redisConnection.js';
 import { redisKeys } from '../accounts/redisKeys.js';
 import { startRedis, type RunningRedis } from '../../testing/redisServer.js';

@@ -1,10 +1,9 @@
 // Accounts and their keys behind one interface: the embedded implementation is LMDB (lmdbAccountStore.ts); fleet
-// mode puts Redis behind the same methods (redisAccountStore.ts). Values in, values out. Reads are synchronous (the
-// request path authenticates from them): Redis answers them from an in-memory mirror. Writes are Awaitable: LMDB
-// answers at once, Redis over the network.
+// mode puts Redis behind the same methods (redisAccountStore.ts); openStores.ts builds one or the other, so this file
+// imports neither. Values in, values out. Reads are synchronous (the request path authenticates from them): Redis
+// answers them from an in-memory mirror. Writes are Awaitable: LMDB answers at once, Redis over the network.
 import type { Awaitable } from './awaitable.js';
 import type { Usage } from './usage.js';
-import { LmdbAccountStore } from './lmdbAccountStore.js';
 import type { PlanName } from './plans.js';
 import type { UsageHistory } from './usageHistory.js';
 
@@ -79,9 +78,4 @@ export interface AccountStore extends UsageHistory {
   /** Notes that keys were used on days (`[hash, YYYY-MM-DD]`); a day earlier than the stored one is ignored. */
   keyUsed(entries: Iterable<[string, string]>): Promise<void>;
   close(): Promise<void>;
-}
-
-/** The account store of a data directory (the embedded default; its methods answer at once). */
-export function openAccountStore(dataDir: string): LmdbAccountStore {
-  return LmdbAccountStore.open(dataDir);
 }

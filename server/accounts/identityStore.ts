@@ -1,11 +1,11 @@
 // Who is signed in, behind one interface: e-mail sign-in requests, sessions and the counters that limit sends. The
 // embedded implementation is LMDB on the accounts environment (lmdbIdentityStore.ts); fleet mode puts Redis behind
-// the same methods (redisIdentityStore.ts), so every method is Awaitable. Values in, values out: the store keeps only hashes (SHA-256) of codes, link tokens, browser
-// cookies and session tokens, so what it holds cannot sign anyone in. Times are milliseconds since the epoch, given
-// by the caller (an injected clock in the tests).
+// the same methods (redisIdentityStore.ts), so every method is Awaitable; openStores.ts builds one or the other. Values
+// in, values out: the store keeps only hashes (SHA-256) of codes, link tokens, browser cookies and session tokens, so
+// what it holds cannot sign anyone in. Times are milliseconds since the epoch, given by the caller (an injected clock
+// in the tests).
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Awaitable } from './awaitable.js';
-import { LmdbIdentityStore } from './lmdbIdentityStore.js';
 
 /** How long a code and its link work. */
 export const SIGN_IN_TTL_MS = 10 * 60_000;
@@ -106,11 +106,6 @@ export interface IdentityStore {
   /** Forgets expired requests, sessions and counters; returns how many records went (Redis: 0, its TTLs forget them). */
   purgeExpired(now: number): Awaitable<number>;
   close(): Promise<void>;
-}
-
-/** The identity store of a data directory (the embedded default), on the accounts environment. */
-export function openIdentityStore(dataDir: string): LmdbIdentityStore {
-  return LmdbIdentityStore.open(dataDir);
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

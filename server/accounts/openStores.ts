@@ -1,6 +1,7 @@
 // The accounts layer's stores for a configuration: embedded LMDB in DATA_DIR/accounts, or, with REDIS_URL (fleet
 // mode), Redis, shared by every server. The serving threads, the primary thread and the CLI open them here and
-// nowhere else, so each runs against the same stores with the same settings.
+// nowhere else, so each runs against the same stores with the same settings. The interfaces (accountStore.ts,
+// identityStore.ts, passkeyStore.ts, billingStore.ts) import no implementation: building one is this module's job.
 import type { Redis } from 'ioredis';
 import type { AccountStore } from './accountStore.js';
 import type { BillingStore } from './billingStore.js';
@@ -80,11 +81,26 @@ export async function openStores(settings: StoreSettings, role: string): Promise
   }
 }
 
+/** The account store of a data directory (the embedded default; its methods answer at once). */
+export function openAccountStore(dataDir: string): LmdbAccountStore {
+  return LmdbAccountStore.open(dataDir);
+}
+
+/** The identity store of a data directory (the embedded default), on the accounts environment. */
+export function openIdentityStore(dataDir: string): LmdbIdentityStore {
+  return LmdbIdentityStore.open(dataDir);
+}
+
+/** The passkey store of a data directory (the embedded default), on the accounts environment. */
+export function openPasskeyStore(dataDir: string): LmdbPasskeyStore {
+  return LmdbPasskeyStore.open(dataDir);
+}
+
 function openEmbedded(dataDir: string): AccountsStores {
   // Each opens its own reference to the one LMDB environment of the data directory (accountsEnvironment.ts).
-  const accounts = LmdbAccountStore.open(dataDir);
-  const identity = LmdbIdentityStore.open(dataDir);
-  const passkeys = LmdbPasskeyStore.open(dataDir);
+  const accounts = openAccountStore(dataDir);
+  const identity = openIdentityStore(dataDir);
+  const passkeys = openPasskeyStore(dataDir);
   const billing = LmdbBillingStore.open(dataDir);
   return {
     accounts,

@@ -1,13 +1,13 @@
 // Passkeys (WebAuthn credentials) and the challenges of their ceremonies, behind one interface: the embedded
 // implementation is LMDB on the accounts environment (lmdbPasskeyStore.ts); fleet mode puts Redis behind the same
-// methods (redisPasskeyStore.ts), so every method is Awaitable. Values in, values out; times are milliseconds since the epoch, given by the caller.
+// methods (redisPasskeyStore.ts), so every method is Awaitable; openStores.ts builds one or the other. Values in,
+// values out; times are milliseconds since the epoch, given by the caller.
 //
 // A credential holds nothing secret (a public key), but a challenge is single use: `takeChallenge` removes it in the
 // same transaction that reads it, so a ceremony's response can be checked once, and a replayed response finds no
 // challenge. Counters only move forward (`recordUse` refuses a counter that did not grow, unless the authenticator
 // keeps none: 0).
 import type { Awaitable } from './awaitable.js';
-import { LmdbPasskeyStore } from './lmdbPasskeyStore.js';
 
 /** How long a ceremony's challenge may be answered. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -68,9 +68,4 @@ export interface PasskeyStore {
   /** Forgets expired challenges; returns how many went (Redis: 0, its TTLs forget them). */
   purgeExpired(now: number): Awaitable<number>;
   close(): Promise<void>;
-}
-
-/** The passkey store of a data directory (the embedded default), on the accounts environment. */
-export function openPasskeyStore(dataDir: string): LmdbPasskeyStore {
-  return LmdbPasskeyStore.open(dataDir);
 }

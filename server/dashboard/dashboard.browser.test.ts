@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { SMTPServer } from 'smtp-server';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { axeViolations, formatViolations, launchBrowser, screenshot } from '../../testing/browser.js';
 import { signInMail, type SignInMail } from '../../testing/dashboardBrowser.js';
 import { dataDirWithCatalog, runCli, startServer, type RunningServer } from '../../testing/serverProcess.js';

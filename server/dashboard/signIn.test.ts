@@ -7,7 +7,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { DashboardBrowser, outboxMail, signInMail, type SignInMail } from '../../testing/dashboardBrowser.js';
 import { dataDirWithCatalog, startServer, type RunningServer } from '../../testing/serverProcess.js';
 

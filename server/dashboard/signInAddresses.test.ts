@@ -6,7 +6,8 @@
 import { domainToASCII } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openAccountsEnvironment } from '../accounts/accountsEnvironment.js';
-import { openAccountStore, type Account } from '../accounts/accountStore.js';
+import type { Account } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { DashboardBrowser, type Answer } from '../../testing/dashboardBrowser.js';
 import { dataDirWithCatalog, runCli, startServer, type RunningServer } from '../../testing/serverProcess.js';
 import { startSmtpSink, type SinkMessage, type SmtpSink } from '../../testing/smtpSink.js';

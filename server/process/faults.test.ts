@@ -9,7 +9,8 @@ import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { precompute } from '../../pipeline/precompute/precompute.js';
 import { currentBuild, timetablesDir } from '../../pipeline/store/timetableStore.js';
-import { openAccountStore, type AccountStore } from '../accounts/accountStore.js';
+import type { AccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { dataDirWithCatalog as sharedCatalogDir, provisionKey, startServer, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 
 const dataDirWithCatalog = () => sharedCatalogDir(inject('catalogDataDir'));

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openAccountStore } from '../accounts/accountStore.js';
+import { openAccountStore } from '../accounts/openStores.js';
 import { EDGE_ERRORS, ERROR_STATUS } from '../errors.js';
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, PRICING_PATH } from '../links.js';
 import { dataDirWithCatalog, provisionKey, startServer, type RunningServer } from '../../testing/serverProcess.js';
