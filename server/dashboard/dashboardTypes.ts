@@ -10,7 +10,7 @@ import type { SiteLanguage } from '../links.js';
 import type { AssetName } from '../web/assets.js';
 import type { Html } from '../web/html.js';
 import type { Mailer } from './mail/mailer.js';
-import type { BillingServices } from './billing/billingRoutes.js';
+import type { BillingServices } from './billing/billingServices.js';
 
 export type DashboardMethod = 'GET' | 'POST';
 

@@ -11,7 +11,7 @@ import { mcpSurface } from '../api/mcpSurface.js';
 import { answerOperation } from '../api/operations.js';
 import { openApiDocument } from '../api/openapi.js';
 import { siteSurface } from '../site/siteSurface.js';
-import { billingServices } from '../dashboard/billing/billingRoutes.js';
+import { billingServices } from '../dashboard/billing/billingServices.js';
 import { dashboardSurface } from '../dashboard/dashboardSurface.js';
 import { createMailer } from '../dashboard/mail/mailer.js';
 import { createEdge } from '../edge/edge.js';

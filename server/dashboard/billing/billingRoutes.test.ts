@@ -15,8 +15,8 @@ import {
   openPortal,
   receiveWebhook,
   startCheckout,
-  type BillingServices,
 } from './billingRoutes.js';
+import type { BillingServices } from './billingServices.js';
 
 const SECRET = 'whsec_routes';
 const BASE = 'http://localhost:8080';

@@ -1,50 +1,17 @@
 // The billing routes: the billing page, starting a checkout, opening the portal, the provider's webhook, and the local
 // test provider's checkout and portal pages. Handlers of the dashboard's route table (dashboardRoutes.ts); the surface
 // checks sessions and CSRF before them (the webhook: neither, its signature is its check). Their services come in
-// `context.services.billing` (billingServices(), opened per serving thread).
+// `context.services.billing` (billingServices.ts, opened per serving thread).
 import { log } from '../../log.js';
 import { html } from '../../web/html.js';
-import { LmdbLocalBillingLedger } from '../../accounts/lmdbBillingStore.js';
-import { isPaidPlan, type BillingStore } from '../../accounts/billingStore.js';
+import { isPaidPlan } from '../../accounts/billingStore.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
 import { applyBillingEvent } from './applyBillingEvent.js';
-import { NoCustomerError, WebhookVerificationError, type BillingProvider } from './billingProvider.js';
+import { NoCustomerError, WebhookVerificationError } from './billingProvider.js';
 import { BILLING_PATHS, billingContent, localCheckoutContent, localPortalContent } from './billingPages.js';
+import type { BillingServices } from './billingServices.js';
 import { BILLING_WORDS } from './billingWords.js';
-import { httpDelivery, LOCAL_PORTAL_ACTIONS, LocalProvider, localBillingSecret, type LocalPortalAction } from './localProvider.js';
-import { StripeProvider, stripeSettingsFromEnv } from './stripeProvider.js';
-
-export interface BillingServices {
-  store: BillingStore;
-  provider: BillingProvider;
-  /** The local test provider, when it is the provider (its pages answer 404 otherwise). */
-  local?: LocalProvider;
-  /** Closes what billingServices opened (the local provider's books; the store is the caller's). */
-  close(): Promise<void>;
-}
-
-/**
- * The billing services of a serving thread, from the environment: BILLING_PROVIDER `local` (the default) or
- * `stripe`. `webhookUrl` is where the local provider delivers its events (the server's own /webhooks/billing).
- */
-export function billingServices(store: BillingStore, dataDir: string, env: NodeJS.ProcessEnv, webhookUrl: () => string): BillingServices {
-  const kind = env.BILLING_PROVIDER || 'local';
-  if (kind === 'stripe') {
-    const provider = new StripeProvider(stripeSettingsFromEnv(env), async (accountId) => (await store.get(accountId))?.customerId);
-    return { store, provider, close: async () => {} };
-  }
-  if (kind !== 'local') throw new Error(`BILLING_PROVIDER must be local or stripe, not "${kind}"`);
-  const ledger = LmdbLocalBillingLedger.open(dataDir);
-  const local = new LocalProvider({ secret: localBillingSecret(dataDir, env), ledger, deliver: httpDelivery(() => env.LOCAL_BILLING_WEBHOOK_URL || webhookUrl()) });
-  return {
-    store,
-    provider: local,
-    local,
-    async close() {
-      await ledger.close();
-    },
-  };
-}
+import { LOCAL_PORTAL_ACTIONS, type LocalPortalAction, type LocalProvider } from './localProvider.js';
 
 const billingOf = (context: DashboardContext): BillingServices | undefined => context.services.billing;
 
