@@ -50,8 +50,8 @@ chromium:
 redis:
 	@testing/install-redis.sh
 
-# Fleet mode on one machine (README, "Fleet mode"): a redis-server with its data in DATA_DIR/redis (AOF on) and three
-# servers (one thread each) on ports 8081, 8082 and 8083 sharing it, with a demo key in Redis; Ctrl-C stops them all.
+# Fleet mode on one machine (docs/fleet.md, "Running it"): a redis-server with its data in DATA_DIR/redis (AOF on)
+# and three servers (one thread each) on ports 8081, 8082 and 8083 sharing it, with a demo key in Redis; Ctrl-C stops them all.
 fleet: install redis $(CATALOG) $(STORE)
 	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 

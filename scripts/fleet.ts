@@ -1,4 +1,4 @@
-// `make fleet`: a local fleet for trying fleet mode (README, "Fleet mode"). One redis-server with its data in
+// `make fleet`: a local fleet for trying fleet mode (docs/fleet.md, "Running it"). One redis-server with its data in
 // DATA_DIR/redis (AOF on, as in production) and three servers (WORKERS=1) on ports 8081, 8082 and 8083 sharing it
 // through REDIS_URL; a demo key made with the CLI against that Redis; Ctrl-C stops the servers, then Redis.
 // On one machine the three read the same DATA_DIR's catalog and store; in production each host has its own and

@@ -2,7 +2,7 @@
 # Installs Debian's redis-server for the fleet-mode tests (tests start their own server on a free loopback port:
 # testing/redisServer.ts; the package's own service is never used). Quiet and idempotent: with redis-server present
 # it does nothing. `make test` runs it (the `redis` target), and so does CI (.ci/run runs `make test`).
-# Valkey speaks the same commands; production may use either (README, "Fleet mode").
+# Valkey speaks the same commands; production may use either (docs/fleet.md, "In production").
 set -eu
 
 [ -x /usr/bin/redis-server ] && exit 0

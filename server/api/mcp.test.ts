@@ -285,7 +285,7 @@ describe('keys and quota', () => {
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error.code).toBe('api_key_revoked');
     await expect(connect(revokedKey, 'header')).rejects.toThrow();
-    // Both headers: the Bearer key decides, as on the API (README, "Keys, plans and quotas").
+    // Both headers: the Bearer key decides, as on the API (docs/keys-and-usage.md, "Keys, plans and quotas").
     expect((await initialize({ Authorization: `Bearer ${revokedKey}`, 'X-API-Key': key })).status).toBe(403);
     expect((await initialize({ Authorization: `Bearer ${key}`, 'X-API-Key': revokedKey })).status).toBe(200);
   });

@@ -42,7 +42,8 @@ export function mcpSurface(options: McpOptions): Surface {
     const body = request.body ?? Buffer.alloc(0);
     const account = options.access?.authenticate(authorization ?? '', apiKey ?? '');
     // Stateless: the protocol version of a request is its MCP-Protocol-Version header (absent: the transport's
-    // default, 2025-03-26), and it decides whether a batch is taken (README, "MCP").
+    // default, 2025-03-26), and it decides whether a batch is taken (docs/mcp.md, "Batches follow the protocol
+    // version").
     const message = readMcpBody(body.toString('utf8'), request.headers['mcp-protocol-version'] ?? '');
     // Each tools/call request counts once; initialize, tools/list, notifications and a body refused as invalid count
     // nothing but still get the headers.

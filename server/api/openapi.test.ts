@@ -73,7 +73,7 @@ describe('parameters and their rules', () => {
     expect(tz.schema).toMatchObject({ minLength: 1, maxLength: 64, pattern: expect.any(String) });
   });
 
-  // The documented structure of x-parameter-rules (README, "The OpenAPI description").
+  // The documented structure of x-parameter-rules (docs/api.md, "The OpenAPI description").
   const rulesSchema = {
     type: 'array',
     items: {

@@ -307,7 +307,7 @@ function errorResponse(name: string, examples: Examples) {
 
 /**
  * `x-parameter-rules` of an operation: the rules between its parameters, in the order the server checks them; a
- * request that breaks one gets a 400 with its `error` code (README, "The OpenAPI description").
+ * request that breaks one gets a 400 with its `error` code (docs/api.md, "The OpenAPI description").
  */
 function rulesExtension(rules: readonly ParameterRule[]) {
   return rules.map((rule) => {

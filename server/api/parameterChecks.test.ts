@@ -1,4 +1,4 @@
-// How parameter values are read and which error answers first (README, "The OpenAPI description"), over HTTP: one
+// How parameter values are read and which error answers first (docs/api.md, "The OpenAPI description"), over HTTP: one
 // white-space rule for every parameter of every operation, and the order of the checks when several would fail.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';

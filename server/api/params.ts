@@ -67,7 +67,7 @@ const MALFORMED_PERCENT = /%(?![0-9a-fA-F]{2})/;
 /**
  * U+FFFD, the replacement character: uWebSockets.js hands the query to JavaScript as text, with each byte sequence
  * that is not UTF-8 already replaced by it. So a value holding one may have come as such bytes, raw; it is refused as
- * those bytes are when they come percent-encoded (one rule: README, "The OpenAPI description").
+ * those bytes are when they come percent-encoded (one rule: docs/api.md, "The OpenAPI description").
  */
 const REPLACEMENT = '\uFFFD';
 
@@ -105,7 +105,7 @@ function bounds(spec: NumberParam): string {
 }
 
 /**
- * The text of a value, by the one rule every parameter follows (README, "The OpenAPI description"): a control
+ * The text of a value, by the one rule every parameter follows (docs/api.md, "The OpenAPI description"): a control
  * character anywhere (U+0000–U+001F, U+007F–U+009F: tab and line breaks too) is refused, at the ends as well; other
  * white space at both ends (spaces, no-break spaces: what `trim` removes once no control character is left) is
  * dropped. The schemas' patterns say the same (textPattern below).

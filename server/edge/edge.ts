@@ -166,10 +166,10 @@ function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
 }
 
 /**
- * The request log (README, "Decisions"): at LOG_LEVEL=debug a line for every request; at info (the default) a line
- * for every error answer (4xx, 5xx) and every request slower than SLOW_MS, and one in SAMPLE_EVERY of the others,
- * which says `"sample":SAMPLE_EVERY` (it stands for that many). A full line per request cost more than the 5% of
- * throughput the default may cost (BENCHMARKS.md, the request log).
+ * The request log (docs/operations.md, "Logs"): at LOG_LEVEL=debug a line for every request; at info (the default)
+ * a line for every error answer (4xx, 5xx) and every request slower than SLOW_MS, and one in SAMPLE_EVERY of the
+ * others, which says `"sample":SAMPLE_EVERY` (it stands for that many). A full line per request cost more than the 5%
+ * of throughput the default may cost (BENCHMARKS.md, the request log).
  */
 const SAMPLE_EVERY = 100;
 const SLOW_MS = 50;

@@ -84,7 +84,7 @@ describe('/api/v1/cities', () => {
     expect(newYork.cities[0]).toMatchObject({ name: 'New York City', country: 'US' });
   });
 
-  it('finds Kadıköy as README says: not in the first 10 for kad, within the first 50, first for kadik and Kadıköy', async () => {
+  it('finds Kadıköy as docs/catalog.md says: not in the first 10 for kad, within the first 50, first for kadik and Kadıköy', async () => {
     const kadikoy = 'turkey/istanbul/kadikoy';
     const first10 = (await get('/api/v1/cities?q=kad')).body.cities;
     expect(first10).toHaveLength(10);

@@ -29,7 +29,7 @@ export interface Config {
   fleet: FleetSettings;
   /**
    * TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed (addresses and CIDR ranges); empty, none: the
-   * client is the connection's peer (README, "Behind a reverse proxy").
+   * client is the connection's peer (docs/operations.md, "Behind a reverse proxy").
    */
   trustProxy: TrustedRange[];
 }

@@ -111,7 +111,7 @@ class ServingThread {
         workerData: this.options,
         // A bound on the old generation makes V8 collect before a thread's heap grows far past what it holds; the young
         // generation's bound keeps V8 from growing it to its default 48 MB per thread (resident once used), which
-        // bought no measurable throughput here (README, "Several cores").
+        // bought no measurable throughput here (docs/operations.md, "Several cores, faults and limits").
         resourceLimits: { maxOldGenerationSizeMb: this.options.config.threadHeapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
       });
       this.worker = worker;
