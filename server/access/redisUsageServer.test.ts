@@ -52,11 +52,11 @@ describe('a server in fleet mode counts in Redis', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => get()));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(8);
     expect(answers.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
-    // One MCP message with two tool calls: counted together.
+    // One MCP message with two tool calls: counted together (a batch, which protocol 2025-03-26 still has).
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getQibla', arguments: { lat: 41, lon: 29 } } });
     const mcp = await fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key, 'Mcp-Protocol-Version': '2025-06-18' },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-API-Key': key, 'Mcp-Protocol-Version': '2025-03-26' },
       body: JSON.stringify([call(1), call(2)]),
     });
     await mcp.arrayBuffer();
