@@ -4,11 +4,16 @@
 // kept (the page cache answers) and rendered on every request (a second server with PAGE_CACHE_MB=0), beside a
 // ceiling that answers a constant body of the page's size. The servers run as `make run` starts them: the default
 // log level (info, a line per request), their stdout read and dropped all along as a terminal or log collector would
-// take it (wrk runs in the background so that this process keeps reading).
+// take it (wrk runs in the background so that this process keeps reading). Besides the requests that can be kept, it
+// measures what clients mostly send: today's times and the next prayer by city with no date, and a new point on every
+// request (scripts/wrk/newPoint.lua: near one of the 60 largest places, or anywhere on the globe) for /times and
+// /month. Each row is set against the ceiling for a body of its own size: the /times body's, or the month's.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { availableParallelism, cpus } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../testing/serverProcess.js';
@@ -19,7 +24,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
 
 ensureWrk();
-const { dataDir } = requireCatalog();
+const { dataDir, catalog } = requireCatalog();
 const today = new Date();
 const year = today.getUTCFullYear();
 const date = today.toISOString().slice(0, 10);
@@ -27,14 +32,49 @@ const dir = dataDirWithCatalog(dataDir);
 // The benchmarked city is precomputed, as every catalog city is after `make precompute`.
 await precompute({ dataDir: dir, years: [year, year + 1], methods: 'default', madhabs: 'default', scope: 'places:g745044' });
 
-const endpoints: Array<[string, string]> = [
+/** A path, or a new point on every request: the path's start (ending in ? or &) and where the points lie. */
+type Request = string | { pointsAfter: string; near: boolean };
+
+// The 60 largest places, for the points near places.
+const placesFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'places.txt');
+const largest = catalog.places.filter((p) => p.population).sort((a, b) => b.population! - a.population!).slice(0, 60);
+writeFileSync(placesFile, largest.map((p) => `${p.latitude} ${p.longitude}\n`).join(''));
+const NEW_POINT_SCRIPT = fileURLToPath(new URL('./wrk/newPoint.lua', import.meta.url));
+const monthQuery = `year=${year}&month=${today.getUTCMonth() + 1}`;
+
+/** Rows against the ceiling for the /times body's size. */
+const endpoints: Array<[string, Request]> = [
   ['/times by city (lookup)', `/api/v1/times?city=istanbul&date=${date}`],
-  ['/month by city (lookup)', `/api/v1/month?city=istanbul&year=${year}&month=${today.getUTCMonth() + 1}`],
+  ['/times by city, today', '/api/v1/times?city=istanbul'],
   ['/next by city', '/api/v1/next?city=istanbul'],
   ['/times by lat/lon (live)', `/api/v1/times?lat=41.0082&lon=28.9784&date=${date}`],
+  ['/times new point near', { pointsAfter: '/api/v1/times?', near: true }],
+  ['/times new point, globe', { pointsAfter: '/api/v1/times?', near: false }],
   ['/cities', '/api/v1/cities?q=ist'],
   ['/qibla', '/api/v1/qibla?city=istanbul'],
 ];
+/** Rows against the ceiling for a month's body size. */
+const monthEndpoints: Array<[string, Request]> = [
+  ['/month by city (lookup)', `/api/v1/month?city=istanbul&${monthQuery}`],
+  ['/month new point near', { pointsAfter: `/api/v1/month?${monthQuery}&`, near: true }],
+  ['/month new point, globe', { pointsAfter: `/api/v1/month?${monthQuery}&`, near: false }],
+];
+
+/** wrk's target and options for a request: its URL, or the server with the new-point script. */
+function wrkTarget(baseUrl: string, request: Request): [string, { script?: string; scriptArgs?: string[] }] {
+  if (typeof request === 'string') return [baseUrl + request, {}];
+  return [`${baseUrl}/`, { script: NEW_POINT_SCRIPT, scriptArgs: [request.pointsAfter, request.near ? 'near' : 'globe', placesFile] }];
+}
+
+/** An endpoint at 64 connections, after a short warm-up; every answer must be a 2xx. */
+async function endpointRow(name: string, baseUrl: string, request: Request, key: string): Promise<Row> {
+  const [url, script] = wrkTarget(baseUrl, request);
+  const options = { connections: CONNECTIONS, headers: { 'X-API-Key': key }, ...script };
+  await startWrk(url, { ...options, seconds: 2 });
+  const r = await startWrk(url, { ...options, seconds: SECONDS });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
+  return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
+}
 
 const PLACE_PAGE = '/en/prayer-times/turkey/istanbul/istanbul';
 
@@ -68,16 +108,14 @@ async function measure(threads: number): Promise<Row[]> {
     const ceilingUrl = `http://127.0.0.1:${ceilingPort}/`;
     await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
     const before = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
-    for (const [name, url] of endpoints) {
-      await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: 2, headers: { 'X-API-Key': key } });
-      const r = await startWrk(server.baseUrl + url, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-API-Key': key } });
-      if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
-      rows.push({ name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms });
-    }
+    for (const [name, request] of endpoints) rows.push(await endpointRow(name, server.baseUrl, request, key));
     const after = await startWrk(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS });
     const c = before.requestsPerSecond >= after.requestsPerSecond ? before : after;
     const other = c === before ? after : before;
     rows.unshift({ name: `ceiling (${timesBytes} B constant)`, rps: c.requestsPerSecond, p50: c.p50ms, p99: c.p99ms, note: `${other.requestsPerSecond.toFixed(0)} in its other run` });
+    const monthBytes = (await (await fetch(server.baseUrl + monthEndpoints[0][1], { headers: { 'X-API-Key': key } })).text()).length;
+    rows.push(await ceilingFor(monthBytes, threads, `ceiling (${monthBytes} B, month)`));
+    for (const [name, request] of monthEndpoints) rows.push(await endpointRow(name, server.baseUrl, request, key));
     rows.push(...(await placePageRows(server.baseUrl, threads)));
   } finally {
     ceiling?.kill();

@@ -26,13 +26,15 @@ export interface WrkOptions {
   threads?: number;
   headers?: Record<string, string>;
   script?: string;
+  /** Arguments handed to the script's init() (after `--`). */
+  scriptArgs?: string[];
 }
 
 function wrkArgs(url: string, options: WrkOptions): string[] {
   const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (options.script) args.push('-s', options.script);
-  return [...args, url];
+  return [...args, url, ...(options.scriptArgs ? ['--', ...options.scriptArgs] : [])];
 }
 
 function parseWrk(out: string): WrkResult {
