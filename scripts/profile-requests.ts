@@ -2,8 +2,8 @@
 // thread and V8's CPU profiler on (`node --cpu-prof`), wrk sending the request (a path, or a new point on every
 // request from scripts/wrk/newPoint.lua), then each sample of the serving thread's profile put in the phase of the
 // innermost frame on its stack that belongs to one: the edge (uWebSockets.js and server/edge), the key check and
-// limits, parameters and resolving the place, the zone of a point, the nearest place, the computation, JSON, the
-// rest. Idle samples are left out; the shares are of the thread's busy time.
+// limits, parameters and resolving the place, the zone of a point, the nearest place, the computation, the answer
+// and its JSON (server/timetables), the rest. Idle samples are left out; the shares are of the thread's busy time.
 // Usage: npm run profile:requests -- <path | near:<path start> | globe:<path start>> [seconds, default 8] [checkout]
 //   (a checkout: another `git worktree` whose server to profile, for a before-and-after)
 //   e.g. npm run profile:requests -- /api/v1/times?city=istanbul
@@ -59,10 +59,13 @@ function phaseOf(frame: ProfileNode['callFrame']): string | undefined {
   const { functionName } = frame;
   const url = sourceOf(frame);
   if (functionName === '(garbage collector)') return 'garbage collection';
-  if (/node_modules\/(geo-tz|geobuf|pbf|@turf)|pipeline\/zones\/(zoneAtPoint|borderCache|zoneIndex)/.test(url)) return 'zone of a point';
-  if (/server\/places\/nearestPlace|pipeline\/catalog\/spatialIndex/.test(url)) return 'nearest place';
-  if (/pipeline\/(astronomy|store)\/|pipeline\/zones\/(localTime|transitionTable|calendarDate)|node_modules\/adhan/.test(url)) return 'computation';
-  if (functionName === 'stringify' || functionName === 'parse' || /renderedResponses/.test(url)) return 'JSON';
+  // Both layouts of the pipeline (in rooms, and flat before issue 28), for a before-and-after.
+  if (/node_modules\/(geo-tz|geobuf|pbf|@turf)|\/(zoneAtPoint|borderCache|zoneIndex)\.ts/.test(url) || (functionName === 'zoneAt' && /places\/location/.test(url))) return 'zone of a point';
+  if (/\/(nearestPlace|spatialIndex)\.ts/.test(url) || (functionName === 'nearest' && /places\//.test(url))) return 'nearest place';
+  const computing = /pipeline\/(astronomy|store)\/|\/(adhanCore|adhanSunOfDate|solarDay|sunPosition|prayerTimes|highLatitude|methods|methodZones|hijri|dayRecord|timetableCodec|storedYear|qibla|localTime|transitionTable|tzCompile|calendarDate)\.ts|node_modules\/adhan/;
+  if (computing.test(url)) return 'computation';
+  // JSON.stringify is a builtin without a frame of its own: its time falls in the function that calls it.
+  if (functionName === 'stringify' || /server\/timetables\/|renderedResponses/.test(url)) return 'the answer and its JSON';
   if (/server\/access\//.test(url)) return 'key check and limits';
   if (/server\/api\/(params|location|routes)|server\/places\//.test(url)) return 'parameters and resolving';
   if (/server\/edge\/|uWebSockets|uws/.test(url)) return 'edge (HTTP)';
@@ -96,10 +99,10 @@ function summarise(whole: Profile, from: number): Map<string, number> {
   const counts = new Map<string, number>();
   for (const id of profile.samples) counts.set(resolve(id), (counts.get(resolve(id)) ?? 0) + 1);
   counts.delete('idle');
-  // What "the rest" is made of, by the frame the samples were taken in.
+  // What "the rest" is made of (or, with PROFILE_PHASE, another phase), by the frame the samples were taken in.
   const rest = new Map<string, number>();
   for (const id of profile.samples) {
-    if (resolve(id) !== 'the rest') continue;
+    if (resolve(id) !== (process.env.PROFILE_PHASE ?? 'the rest')) continue;
     const { callFrame } = byId.get(id)!;
     const where = `${callFrame.functionName || '(anonymous)'} ${sourceOf(callFrame).replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}`;
     rest.set(where, (rest.get(where) ?? 0) + 1);
