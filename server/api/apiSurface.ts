@@ -82,16 +82,17 @@ export function apiSurface(options: ApiOptions): Surface {
   function counted(route: Route, request: EdgeRequest, at: number, quota: QuotaDecision | undefined): Reply {
     try {
       const store = state.store;
-      // A repeated request whose answer was kept (and does not depend on the clock) is answered as it was; without a
-      // store the key has no build, and only live answers are kept under it.
+      // A repeated request whose answer was kept, and still holds now (today's ends at the place's midnight), is
+      // answered as it was; without a store the key has no build, and only live answers are kept under it. Only the
+      // body is kept: the quota headers are this request's.
       const repeat = requestKey(store?.name ?? '', options.publicBaseUrl, route.path, request.query);
-      const kept = storedAnswer(repeat);
+      const kept = storedAnswer(repeat, at);
       if (kept) return jsonReply(200, kept.bytes, quota);
       const params = validateParams(route.params, parseQuery(request.query));
       const { catalog, storeProblem, storeReadFailed } = state;
       const result = route.handle(params, { now: at, catalog, store, storeProblem, storeReadFailed });
       if (result instanceof RenderedBody) {
-        if (repeat && result.timeless) keepRendered(repeat, result);
+        if (result.validity.until > at) keepRendered(repeat, result);
         return jsonReply(200, result.bytes, quota);
       }
       return jsonReply(200, JSON.stringify(result), quota);

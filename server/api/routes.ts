@@ -3,7 +3,7 @@
 import { daysInMonth, formatDate, MAX_DATE, MIN_DATE, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
 import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
 import { hijriDateDetail } from '../../pipeline/astronomy/hijri.js';
-import { localDate, localDateExists } from '../../pipeline/zones/localTime.js';
+import { localDate, localDateExists, nextLocalMidnight } from '../../pipeline/zones/localTime.js';
 import { MADHABS, METHOD_IDS, methodById, type Madhab, type MethodDefinition } from '../../pipeline/astronomy/methods.js';
 import { distanceToKaabaKm, qiblaBearing } from '../../pipeline/astronomy/qibla.js';
 import { ApiError } from '../errors.js';
@@ -12,7 +12,7 @@ import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } 
 import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { prayersAround } from '../timetables/nextPrayer.js';
-import { cachedLiveBody, keepBody, keepLiveBody } from '../timetables/renderedResponses.js';
+import { ALWAYS, cachedLiveBody, keepBody, keepLiveBody, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
 import { countAnswer } from '../timetables/answerCounts.js';
 import { dayRecords, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
 
@@ -86,13 +86,21 @@ function storedAnswerKey(ctx: RequestContext, place: Place, what: string, calc: 
 const baseOf = (ctx: RequestContext): string => ctx.catalog?.publicBaseUrlInUse() ?? '';
 
 /**
- * The key of a live answer for a point (not a catalog place) that may be kept: the point, its zone (given or found),
- * the calculation and the day are all it depends on (the nearest place and the defaults follow from the point).
- * Catalog places are left to the store and its rules (a store that fails must answer 503, not a kept answer).
+ * When the answer for a day (or month) holds: always when the request named it, else from now until the place's next
+ * local midnight, when "today" becomes another day (the site's place pages end there too: one rule, localTime.ts).
+ */
+const validity = (named: boolean, ctx: RequestContext, place: Place): Validity =>
+  named ? ALWAYS : { from: ctx.now, until: nextLocalMidnight(ctx.now, place.timeZone) };
+
+/**
+ * The key of a live answer that may be kept: for a point, the point, its zone (given or found), the calculation and
+ * the day are all it depends on (the nearest place and the defaults follow from the point); for a catalog place, the
+ * place instead of the point. Catalog places are left to the store and its rules while there is one, or one that
+ * cannot be read (it must answer 503, not a kept answer); a server without any computes them live, and keeps them.
  */
 function liveAnswerKey(ctx: RequestContext, place: Place, what: string, calc: Calculation, when: string): string | undefined {
-  if (place.placeId) return undefined;
-  return `${what}|${baseOf(ctx)}|${place.latitude},${place.longitude}|${place.timeZone}|${calc.method.id}|${calc.madhab}|${when}`;
+  if (place.placeId && (ctx.store || ctx.storeProblem !== undefined)) return undefined;
+  return `${what}|${baseOf(ctx)}|${place.placeId ?? ''}@${place.latitude},${place.longitude}|${place.timeZone}|${calc.method.id}|${calc.madhab}|${when}`;
 }
 
 function route<P extends ParamSpecs>(r: Route<P>): Route<P> {
@@ -116,14 +124,15 @@ export const ROUTES = [
       if (!localDateExists(date, place.timeZone)) {
         throw new ApiError('invalid_parameter', `date ${formatDate(date)} does not exist in ${place.timeZone}: its clocks skipped that day (they crossed the date line). Ask for the day before or after.`);
       }
+      const holds = validity(p.date !== undefined, ctx, place);
       const key = storedAnswerKey(ctx, place, 'times', calc, formatDate(date));
-      const cached = storedAnswer(key);
-      if (cached) return cached;
+      const cached = storedAnswer(key, ctx.now);
+      if (cached) return cached.heldFor(holds);
       const liveKey = liveAnswerKey(ctx, place, 'times', calc, formatDate(date));
       const kept = liveKey === undefined ? undefined : cachedLiveBody(liveKey);
       if (kept) {
         countAnswer(false);
-        return kept;
+        return kept.heldFor(holds);
       }
       const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true);
       const day = days[0];
@@ -139,8 +148,8 @@ export const ROUTES = [
         extras: day.extras,
         estimated: day.estimated,
       };
-      if (key && fromStore) return keepBody(key, body, p.date !== undefined);
-      return liveKey ? keepLiveBody(liveKey, body, p.date !== undefined, 'live') : body;
+      if (key && fromStore) return keepBody(key, body).heldFor(holds);
+      return liveKey ? keepLiveBody(liveKey, body, 'live').heldFor(holds) : body;
     },
   }),
   route({
@@ -166,9 +175,10 @@ export const ROUTES = [
       const today = localDate(ctx.now, place.timeZone);
       const year = p.year ?? today.year;
       const month = p.month ?? today.month;
+      const holds = validity(p.year !== undefined && p.month !== undefined, ctx, place);
       const key = storedAnswerKey(ctx, place, 'month', calc, `${year}-${month}`);
-      const cached = storedAnswer(key);
-      if (cached) return cached;
+      const cached = storedAnswer(key, ctx.now);
+      if (cached) return cached.heldFor(holds);
       const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
       const body = {
         location: place.location,
@@ -179,7 +189,7 @@ export const ROUTES = [
         month,
         days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
       };
-      return key && fromStore ? keepBody(key, body, p.year !== undefined && p.month !== undefined) : body;
+      return key && fromStore ? keepBody(key, body).heldFor(holds) : body;
     },
   }),
   route({
@@ -196,11 +206,11 @@ export const ROUTES = [
       const calc = calculationFor(p, place);
       const now = Math.floor(ctx.now / 1000) * 1000;
       const today = localDate(now, place.timeZone);
-      const prayers = prayersAround(ctx, place, calc.method, calc.madhab, today, storedAnswerKey(ctx, place, 'next', calc, formatDate(today)));
+      const { prayers, fromStore } = prayersAround(ctx, place, calc.method, calc.madhab, today, storedAnswerKey(ctx, place, 'next', calc, formatDate(today)));
       const next = prayers.find((x) => x.at > now);
       const previous = prayers.findLast((x) => x.at <= now);
       if (!next) throw new Error('no prayer within the next day');
-      return {
+      const body = {
         location: place.location,
         now: new Date(now).toISOString().replace('.000Z', 'Z'),
         next: { prayer: next.prayer, time: next.time, iso: next.iso, inSeconds: (next.at - now) / 1000 },
@@ -208,6 +218,10 @@ export const ROUTES = [
           ? { prayer: previous.prayer, time: previous.time, iso: previous.iso, secondsAgo: (now - previous.at) / 1000 }
           : null,
       };
+      // It counts whole seconds, so it holds until the next one (a prayer, a whole minute, begins only on a second):
+      // a catalog place's is kept that long, for the requests of this second. A point's is not: a point is seldom
+      // asked twice within a second, and its answers would crowd out the kept ones.
+      return place.placeId ? new RenderedBody(JSON.stringify(body), { from: now, until: now + 1000 }, fromStore ? 'store' : 'live') : body;
     },
   }),
   route({
@@ -227,7 +241,6 @@ export const ROUTES = [
         keepLiveBody(
           key,
           { location: place.location, bearing: qiblaBearing(place.latitude, place.longitude), distanceKm: distanceToKaabaKm(place.latitude, place.longitude) },
-          true,
           'none',
         )
       );
@@ -248,7 +261,7 @@ export const ROUTES = [
       const query = p.q!;
       // Kept: the catalog does not change while the server runs, so the query and the limit say it all.
       const key = `cities|${baseOf(ctx)}|${p.limit}|${query}`;
-      return cachedLiveBody(key) ?? keepLiveBody(key, { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) }, true, 'none');
+      return cachedLiveBody(key) ?? keepLiveBody(key, { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) }, 'none');
     },
   }),
   route({

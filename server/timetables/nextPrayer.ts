@@ -29,11 +29,11 @@ export function prayersAround(
   today: CalendarDate,
   /** The key to keep them under (routes.ts's storedAnswerKey); undefined when they are computed live. */
   key: string | undefined,
-): PrayerInstant[] {
+): { prayers: PrayerInstant[]; fromStore: boolean } {
   const known = key === undefined ? undefined : kept.get(key);
   if (known) {
     countAnswer(true);
-    return known;
+    return { prayers: known, fromStore: true };
   }
   const { days, fromStore } = dayRecords(source, place, method, madhab, addDays(today, -1), 3, false);
   const prayers = days
@@ -43,5 +43,5 @@ export function prayersAround(
     if (kept.size >= LIMIT) kept.clear();
     kept.set(key, prayers);
   }
-  return prayers;
+  return { prayers, fromStore };
 }

@@ -3,11 +3,24 @@
 // with an empty cache). Answers computed live that depend only on what was asked are kept too, apart (liveBodies):
 // a point's day for a date, a qibla answer, a city search; their keys hold everything the answer depends on. Both
 // bounded: the oldest entries go first.
+// An answer that depends on the clock (today's times, when no date was asked; /next) is kept under the exact request
+// for as long as it holds (its Validity): from the instant it was rendered until the place's next local midnight for
+// a day, within its second for /next (whose body counts the seconds). Served only while the clock is inside that
+// span, so it is the bytes the request would render then; a clock set back before it renders again too.
 
 const LIMIT = 20_000;
 
 /** Which timetable answer a kept body counts as when it is served again (answerCounts.ts); 'none': not a timetable. */
 export type BodySource = 'store' | 'live' | 'none';
+
+/** When a request's answer is what it is: from `from` (inclusive) until `until` (exclusive), UTC ms. */
+export interface Validity {
+  from: number;
+  until: number;
+}
+
+/** An answer that does not depend on the clock (the request named its date, or its year and month; a place). */
+export const ALWAYS: Validity = { from: -Infinity, until: Infinity };
 
 /**
  * A response body rendered already, kept as UTF-8 bytes: written as it is (http.ts) with no encoding per response
@@ -16,24 +29,38 @@ export type BodySource = 'store' | 'live' | 'none';
 export class RenderedBody {
   readonly bytes: Buffer;
   constructor(
-    json: string,
-    /** True when it does not depend on the clock (the request named its date, or its year and month). */
-    readonly timeless: boolean,
+    json: string | Buffer,
+    readonly validity: Validity,
     readonly source: BodySource = 'store',
   ) {
-    this.bytes = Buffer.from(json);
+    this.bytes = typeof json === 'string' ? Buffer.from(json) : json;
   }
 
   get json(): string {
     return this.bytes.toString();
+  }
+
+  /** Whether it is the answer at `now` (UTC ms). */
+  holdsAt(now: number): boolean {
+    return now >= this.validity.from && now < this.validity.until;
+  }
+
+  /**
+   * The same bytes as the answer to a request whose answer holds for `validity`: how long an answer holds belongs to
+   * the request (one kept day answers both `date=…` and "today"), not to the body.
+   */
+  heldFor(validity: Validity): RenderedBody {
+    return validity === this.validity ? this : new RenderedBody(this.bytes, validity, this.source);
   }
 }
 
 const bodies = new Map<string, RenderedBody>();
 const liveBodies = new Map<string, RenderedBody>();
 
-export function cachedBody(key: string): RenderedBody | undefined {
-  return bodies.get(key);
+/** The body kept under `key`, unless it does not hold at `now` (UTC ms). */
+export function cachedBody(key: string, now: number): RenderedBody | undefined {
+  const body = bodies.get(key);
+  return body?.holdsAt(now) ? body : undefined;
 }
 
 /** Drops the oldest tenth of a full map at once, so the eviction cost stays off most requests. */
@@ -51,20 +78,22 @@ export function cachedLiveBody(key: string): RenderedBody | undefined {
   return liveBodies.get(key);
 }
 
-export function keepLiveBody(key: string, body: object, timeless: boolean, source: BodySource): RenderedBody {
+/** Kept for good: the key names the day (or month, or place) it answers for; the request says how long it holds. */
+export function keepLiveBody(key: string, body: object, source: BodySource): RenderedBody {
   makeRoom(liveBodies);
-  const rendered = new RenderedBody(JSON.stringify(body), timeless, source);
+  const rendered = new RenderedBody(JSON.stringify(body), ALWAYS, source);
   liveBodies.set(key, rendered);
   return rendered;
 }
 
-export function keepBody(key: string, body: object, timeless: boolean): RenderedBody {
-  return keepRendered(key, new RenderedBody(JSON.stringify(body), timeless));
+/** A stored answer, kept for good under a key that names its day or month (the request says how long it holds). */
+export function keepBody(key: string, body: object): RenderedBody {
+  return keepRendered(key, new RenderedBody(JSON.stringify(body), ALWAYS));
 }
 
 /**
- * Also kept under the exact request (its path and query, with the build): a repeated request for a stored answer
- * that does not depend on the clock is answered without parsing, validating or resolving it again (http.ts).
+ * Also kept under the exact request (its path and query, with the build), for as long as it holds: a repeated request
+ * is answered without parsing, validating or resolving it again (apiSurface.ts).
  */
 export function keepRendered(key: string, rendered: RenderedBody): RenderedBody {
   makeRoom(bodies);

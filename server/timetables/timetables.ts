@@ -31,9 +31,9 @@ export class StoreUnavailableError extends Error {
 const storeUnavailable = (): StoreUnavailableError => new StoreUnavailableError();
 
 
-/** A rendered answer from the store, if one is kept for this key (renderedResponses.ts). */
-export function storedAnswer(key: string | undefined): RenderedBody | undefined {
-  const rendered = key === undefined ? undefined : cachedBody(key);
+/** A rendered answer, if one is kept for this key and still holds at `now` (renderedResponses.ts). */
+export function storedAnswer(key: string | undefined, now: number): RenderedBody | undefined {
+  const rendered = key === undefined ? undefined : cachedBody(key, now);
   if (rendered && rendered.source !== 'none') countAnswer(rendered.source === 'store');
   return rendered;
 }
