@@ -69,11 +69,17 @@ describe('the sitemaps', () => {
     expect(index.documentElement!.localName).toBe('sitemapindex');
     expect(index.documentElement!.namespaceURI).toBe(SITEMAP_NS);
     sitemapUrls = children(index, SITEMAP_NS, 'sitemap').map((s) => textOf(s, 'loc')!);
+    // Every chunk read first, one after another, and parsed after: parsing 10,000 URLs can take longer than the
+    // server keeps an idle connection (10 s) on a busy machine, and the next fetch would find the kept one closed.
+    const texts: string[] = [];
     for (const sitemap of sitemapUrls) {
       const chunk = await fetch(local(sitemap));
       expect(chunk.status, sitemap).toBe(200);
       expect(chunk.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-      const doc = parseXml(await chunk.text());
+      texts.push(await chunk.text());
+    }
+    for (const [i, sitemap] of sitemapUrls.entries()) {
+      const doc = parseXml(texts[i]);
       expect(doc.documentElement!.localName).toBe('urlset');
       for (const url of children(doc, SITEMAP_NS, 'url')) {
         const alternates: Record<string, string> = {};
