@@ -23,7 +23,7 @@ export interface Validity {
 export const ALWAYS: Validity = { from: -Infinity, until: Infinity };
 
 /**
- * A response body rendered already, kept as UTF-8 bytes: written as it is (http.ts) with no encoding per response
+ * A response body rendered already, kept as UTF-8 bytes: written as it is (server/edge/edge.ts) with no encoding per response
  * (a month is about 10 KB of text), parsed again only for MCP.
  */
 export class RenderedBody {
