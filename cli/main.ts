@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './accounts.js';
 import { dataDirFrom } from '../server/process/config.js';
-import { formatCatalogReport, runCatalogBuild } from '../pipeline/catalog/catalogBuild.js';
+import { formatCatalogReport, formatZoneIndexReport, runCatalogBuild, runZoneIndexBuild } from '../pipeline/catalog/catalogBuild.js';
 import { CatalogInputError } from '../pipeline/catalog/sources.js';
 import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute/precompute.js';
 import { bundleLocation, BundleLocationError } from '../pipeline/store/bundleLocation.js';
@@ -14,7 +14,7 @@ const program = new Command('cli').description('Prayer Times API operator comman
 const catalog = program.command('catalog').description('the catalog of places (cities and Turkish districts)');
 catalog
   .command('build')
-  .description('build DATA_DIR/catalog/catalog.msgpack from the pinned data packages; a failure keeps the old one')
+  .description('build DATA_DIR/catalog/catalog.msgpack and zone-index.bin from the pinned data packages; a failure keeps the old ones')
   .action(() => {
     const dataDir = dataDirFrom();
     try {
@@ -28,6 +28,12 @@ catalog
       }
       throw error;
     }
+  });
+catalog
+  .command('zones')
+  .description("build DATA_DIR/catalog/zone-index.bin alone (the zone of a point, from geo-tz's polygons), as catalog build does")
+  .action(() => {
+    process.stdout.write(formatZoneIndexReport(runZoneIndexBuild(dataDirFrom())) + '\n');
   });
 
 program

@@ -3,6 +3,8 @@ import { buildCatalog, type CatalogBuild } from './buildCatalog.js';
 import { CATALOG_FORMAT, writeCatalog } from './catalogFile.js';
 import { buildSearchIndex } from './searchIndex.js';
 import { buildSpatialOrder } from './spatialIndex.js';
+import { buildZoneIndex, type ZoneIndexBuild } from '../zones/zoneIndexBuild.js';
+import { writeZoneIndex } from '../zones/zoneIndexFile.js';
 import {
   defaultSources,
   readAdmin1Names,
@@ -19,6 +21,28 @@ export interface CatalogBuildResult {
   bytes: number;
   read: Record<string, number>;
   seconds: number;
+  zones: ZoneIndexBuilt;
+}
+
+export interface ZoneIndexBuilt {
+  stats: ZoneIndexBuild['stats'];
+  file: string;
+  bytes: number;
+  seconds: number;
+}
+
+/** `catalog zones`, and part of `catalog build`: the zone index (pipeline/zones/zoneIndex.ts) beside the catalog. */
+export function runZoneIndexBuild(dataDir: string): ZoneIndexBuilt {
+  const started = performance.now();
+  const { index, stats } = buildZoneIndex();
+  return { stats, ...writeZoneIndex(dataDir, index), seconds: (performance.now() - started) / 1000 };
+}
+
+export function formatZoneIndexReport({ file, bytes, seconds, stats }: ZoneIndexBuilt): string {
+  return (
+    `Wrote ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s: geo-tz's ${stats.quads} border quads as ` +
+    `${stats.nodes} nodes, ${stats.zoneLeaves} cells inside one zone and ${stats.cells} with edges (${stats.points} polygon points)`
+  );
 }
 
 export function runCatalogBuild(dataDir: string, sources: CatalogSources = defaultSources(), now = new Date()): CatalogBuildResult {
@@ -36,6 +60,8 @@ export function runCatalogBuild(dataDir: string, sources: CatalogSources = defau
     search: buildSearchIndex(build.places),
     spatialOrder: buildSpatialOrder(build.places),
   });
+  const seconds = (performance.now() - started) / 1000;
+  const zones = runZoneIndexBuild(dataDir);
   return {
     build,
     file,
@@ -47,7 +73,8 @@ export function runCatalogBuild(dataDir: string, sources: CatalogSources = defau
       'Turkish districts': provinces.reduce((n, p) => n + p.districts.length, 0),
       'provinces with district coordinates': districtCoordinates.size,
     },
-    seconds: (performance.now() - started) / 1000,
+    seconds,
+    zones,
   };
 }
 
@@ -61,6 +88,7 @@ export function formatCatalogReport(result: CatalogBuildResult): string {
     `Wrote ${result.file} (${(result.bytes / 1e6).toFixed(1)} MB) in ${result.seconds.toFixed(1)} s:`,
     `  ${build.places.length} places: ${build.places.length - districts} cities, ${districts} Turkish districts`,
     `  districts without a population rank as ${build.districtRankWeight} people (the median of those with one)`,
+    formatZoneIndexReport(result.zones),
   );
   const snapped = build.districts.filter((d) => d.geonameId !== undefined);
   lines.push(`Districts snapped to a GeoNames seat within 20 km: ${snapped.length}; not snapped: ${build.districts.length - snapped.length}`);
