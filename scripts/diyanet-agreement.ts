@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dataDirFrom } from '../server/process/config.js';
-import { validateParams } from '../server/api/params.js';
+import { answerOperation } from '../server/api/operations.js';
 import { PlaceCatalog } from '../server/places/placeCatalog.js';
-import { ROUTES_BY_PATH } from '../server/api/routes.js';
 
 export const SAMPLE = fileURLToPath(new URL('../../shared/reference/diyanet-dev-sample.json', import.meta.url));
 export const COLUMNS = { imsak: 'fajr', gunes: 'sunrise', ogle: 'dhuhr', ikindi: 'asr', aksam: 'maghrib', yatsi: 'isha' } as const;
@@ -31,10 +30,10 @@ const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.sl
 
 /** Ours minus published, in minutes, for each record and prayer column. */
 export function differences(catalog: PlaceCatalog, records: SampleRecord[]): Array<Record<keyof typeof COLUMNS, number>> {
-  const route = ROUTES_BY_PATH.get('/api/v1/times')!;
   return records.map((r) => {
-    const params = validateParams(route.params, new Map([['city', `${r.city}, TR`], ['date', r.date], ['method', 'diyanet']]));
-    const body = route.handle(params, { now: Date.now(), catalog, store: undefined }) as { times: Record<string, string> };
+    // The /times operation as the API and the site call it (a kept answer comes back as its object too).
+    const query = { city: `${r.city}, TR`, date: r.date, method: 'diyanet' };
+    const body = answerOperation('getPrayerTimes', query, { now: Date.now(), catalog, store: undefined }) as { times: Record<string, string> };
     return Object.fromEntries(Object.entries(COLUMNS).map(([column, name]) => [column, minutes(body.times[name]) - minutes(r[column as keyof typeof COLUMNS])])) as Record<keyof typeof COLUMNS, number>;
   });
 }
