@@ -5,6 +5,7 @@
 // against those edges only, with the step geo-tz's point-in-polygon test (turf's, point-in-polygon-hao) takes on an
 // edge, exact predicate included; the edges west of the cell, which that test would count along its ray, are folded
 // at build time into a parity and a few latitudes to compare with (zoneIndexBuild.ts says why that is exact).
+import { readSync } from 'node:fs';
 import { orient2d } from 'robust-predicates';
 
 /**
@@ -29,8 +30,16 @@ export interface SharedZoneIndex {
   /** The root node's index. */
   root: number;
   buffer: SharedArrayBuffer;
-  /** Where each array lies in the buffer: byte offset and length in elements. */
-  layout: { nodes: [number, number]; cells: [number, number]; edges: [number, number] };
+  /**
+   * Where each array lies in the buffer: byte offset and length in elements. `quads`: where each of geo-tz's border
+   * quads has its edge bytes in `edges`, from and to.
+   */
+  layout: { nodes: [number, number]; cells: [number, number]; quads: [number, number]; edges: [number, number] };
+  /**
+   * Given when the edge bytes are still in the index file (zoneIndexFile.ts): its descriptor, where `edges` begins
+   * in it, and one flag a quad (shared by the threads) set once its bytes have been read into the buffer.
+   */
+  edgesFile?: { fd: number; offset: number; loaded: SharedArrayBuffer };
 }
 
 /**
@@ -66,6 +75,8 @@ export class ZoneIndex {
   private readonly nodes: Int32Array;
   private readonly cells: Int32Array;
   private readonly edges: Uint8Array;
+  private readonly quads: Int32Array;
+  private readonly edgesFile: { fd: number; offset: number; loaded: Int32Array } | undefined;
   private readonly root: number;
   private readonly seaIndex: Map<string, number>;
 
@@ -74,6 +85,9 @@ export class ZoneIndex {
     this.nodes = new Int32Array(buffer, layout.nodes[0], layout.nodes[1]);
     this.cells = new Int32Array(buffer, layout.cells[0], layout.cells[1]);
     this.edges = new Uint8Array(buffer, layout.edges[0], layout.edges[1]);
+    this.quads = new Int32Array(buffer, layout.quads[0], layout.quads[1]);
+    const file = shared.edgesFile;
+    this.edgesFile = file && { fd: file.fd, offset: file.offset, loaded: new Int32Array(file.loaded) };
     this.names = shared.names;
     this.root = shared.root;
     this.seaIndex = new Map(SEA_ZONES.map((zone) => [zone, shared.names.indexOf(zone)]));
@@ -136,39 +150,57 @@ export class ZoneIndex {
 
   /**
    * The first zone, in geo-tz's order of the quad's features, whose polygon holds the point; -1 for none. A cell's
-   * record: the number of candidate zones, then each: its index and its number of parts (0: the cell lies inside it),
-   * then each part (a polygon of a MultiPolygon, with its holes): its parity from the edges west of the cell, the
-   * number of latitudes and of runs of edges, the latitudes (where an edge west of the cell begins or ends inside the
-   * cell's rows), and the runs (where their deltas begin in `edges`, the first point, the number of edges).
+   * record: its quad (of geo-tz's), the number of candidate zones, then each: its index and its number of parts (0: the cell lies inside it;
+   * 16 bits each), then each part (a polygon of a MultiPolygon, with its holes): its parity from the edges west of the
+   * cell (1 bit), its numbers of latitudes (15 bits) and of runs of edges (16 bits), the latitudes (where an edge west
+   * of the cell begins or ends inside the cell's rows), and the runs: where their deltas begin in `edges` (25 bits)
+   * with their number of edges (7 bits), and their first point.
    */
   private zoneInCell(at: number, x: number, y: number): number {
     const cells = this.cells;
+    const quad = cells[at++];
+    if (this.edgesFile && Atomics.load(this.edgesFile.loaded, quad) === 0) this.readQuad(quad);
     let entries = cells[at++];
     while (entries-- > 0) {
-      const zone = cells[at++];
-      let parts = cells[at++];
-      if (parts === 0) return zone;
+      const head = cells[at++];
+      let parts = head >>> 16;
+      if (parts === 0) return head & 0xffff;
       let inside = false;
       while (parts-- > 0) {
-        const latitudes = cells[at + 1];
-        const runs = cells[at + 2];
-        const end = at + 3 + latitudes + runs * 4;
-        if (!inside) inside = this.partHolds(at, latitudes, runs, x, y);
+        const part = cells[at];
+        const end = at + 1 + ((part >>> 1) & 0x7fff) + (part >>> 16) * 3;
+        if (!inside) inside = this.partHolds(at, x, y);
         at = end;
       }
-      if (inside) return zone;
+      if (inside) return head & 0xffff;
     }
     return -1;
   }
 
+  /**
+   * Reads a quad's edge bytes from the index file into the shared buffer, the first time a point needs them in any
+   * thread (two threads at once write the same bytes; a thread that sees the flag set sees the bytes).
+   */
+  private readQuad(quad: number): void {
+    const { fd, offset, loaded } = this.edgesFile!;
+    const end = this.quads[quad * 2 + 1];
+    for (let at = this.quads[quad * 2]; at < end; ) {
+      const read = readSync(fd, this.edges, at, end - at, offset + at);
+      if (read === 0) throw new Error('the zone index file ends early');
+      at += read;
+    }
+    Atomics.store(loaded, quad, 1);
+  }
+
   /** Whether a part's polygon holds the point (on its edge counts as inside, as in geo-tz). */
-  private partHolds(at: number, latitudes: number, runs: number, x: number, y: number): boolean {
+  private partHolds(at: number, x: number, y: number): boolean {
     const cells = this.cells;
-    let parity = cells[at];
-    at += 3;
-    for (let end = at + latitudes; at < end; at++) if (cells[at] / COORDINATE_SCALE > y) parity ^= 1;
-    for (let end = at + runs * 4; at < end; at += 4) {
-      const crossed = this.crossings(cells[at], cells[at + 1], cells[at + 2], cells[at + 3], x, y);
+    const head = cells[at++];
+    let parity = head & 1;
+    for (let end = at + ((head >>> 1) & 0x7fff); at < end; at++) if (cells[at] / COORDINATE_SCALE > y) parity ^= 1;
+    for (let end = at + (head >>> 16) * 3; at < end; at += 3) {
+      const run = cells[at];
+      const crossed = this.crossings(run & 0x1ffffff, cells[at + 1], cells[at + 2], run >>> 25, x, y);
       if (crossed === ON_EDGE) return true;
       parity ^= crossed & 1;
     }

@@ -24,11 +24,13 @@ import { CELL, COORDINATE_SCALE, NODE, OCEAN, SEA_ZONES, ZONE, type SharedZoneIn
 
 /**
  * A cell splits further while its candidate polygons have more edges in it than this. Fewer edges a cell make the
- * index larger (nodes, and runs of edges cut more often) for little speed: measured, 16 gave 133 MB, 128 gave 43 MB,
- * 256 gives 37 MB (of which 29 MB are the polygons' points themselves) and 512 gives 34 MB, each well under a
- * microsecond a point on average; the points a cell tests are decoded from a few bytes each.
+ * index larger (nodes, and runs of edges cut more often) for little speed. Measured: 128 gave 25.5 MB, 256 gave
+ * 21.3 MB (1.0 µs a point next to a polygon point), 512 gives 19.5 MB (1.7 µs there; 0.2 to 0.4 µs a point spread
+ * over the globe), of which 15.6 MB are the polygons' edges; the server holds it all in memory.
  */
-const CELL_EDGES = 256;
+const CELL_EDGES = 512;
+/** A run of edges holds at most this many (its count shares an integer with where its bytes begin). */
+const RUN_EDGES = 127;
 /** At most this many splits below one of geo-tz's quads (a quad is 0.70° by 0.35°; 2^-12 of that is 10 to 20 m). */
 const MAX_SPLITS = 12;
 
@@ -59,10 +61,22 @@ export function geoTzData(): GeoTzData {
   };
 }
 
-/** What an index is built from: geo-tz's version and a digest of its two data files. */
+/**
+ * What an index is built from: geo-tz's version and a digest of its two data files, read a megabyte at a time (the
+ * server checks it at every start, in its loader thread, and should not hold the 30 MB file for it).
+ */
 export function geoTzSource(data: GeoTzData = geoTzData()): string {
-  const digest = createHash('sha256').update(readFileSync(data.indexFile)).update(readFileSync(data.polygonFile)).digest('hex');
-  return `geo-tz ${data.version} ${digest.slice(0, 16)}`;
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(1 << 20);
+  for (const file of [data.indexFile, data.polygonFile]) {
+    const fd = openSync(file, 'r');
+    try {
+      for (let read: number; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, read));
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return `geo-tz ${data.version} ${hash.digest('hex').slice(0, 16)}`;
 }
 
 /** A growing array of 32-bit integers. */
@@ -99,14 +113,75 @@ class VarintList {
   }
 }
 
+/**
+ * The edges of one of geo-tz's quads, each stored once in the edge bytes: where two zones share a border (and where a
+ * zone meets the polygons of the sea) the quad lists each point twice, once each way round. Edges are stored in slots,
+ * as polylines of consecutive slots (each slot the delta from its first point to its last). Turf's step takes an edge
+ * the same either way round (swapping its ends negates the exact orientation and swaps the cases that count), so a
+ * part's edges may be read in the slots' direction, whichever way its ring runs.
+ */
+class QuadEdges {
+  private readonly keys: Int32Array;
+  private readonly found: Int32Array;
+  private readonly mask: number;
+  /** Per slot: where its delta begins in the edge bytes, its first point, its polyline. */
+  readonly byteAt: number[] = [];
+  readonly firstX: number[] = [];
+  readonly firstY: number[] = [];
+  readonly line: number[] = [];
+  private lines = 0;
+  private endX = NaN;
+  private endY = NaN;
+
+  constructor(
+    edgeCount: number,
+    private readonly bytes: VarintList,
+  ) {
+    let capacity = 16;
+    while (capacity < edgeCount * 2) capacity *= 2;
+    this.keys = new Int32Array(capacity * 4);
+    this.found = new Int32Array(capacity).fill(-1);
+    this.mask = capacity - 1;
+  }
+
+  /** The slot of the edge from (ax, ay) to (bx, by), in whole millionths; stored now if it is new. */
+  slot(ax: number, ay: number, bx: number, by: number): number {
+    const swap = ax > bx || (ax === bx && ay > by);
+    const x1 = swap ? bx : ax;
+    const y1 = swap ? by : ay;
+    const x2 = swap ? ax : bx;
+    const y2 = swap ? ay : by;
+    let h = (Math.imul(x1, 0x9e3779b1) ^ Math.imul(y1, 0x85ebca77) ^ Math.imul(x2, 0xc2b2ae3d) ^ Math.imul(y2, 0x27d4eb2f)) & this.mask;
+    for (; this.found[h] >= 0; h = (h + 1) & this.mask) {
+      const k = h * 4;
+      if (this.keys[k] === x1 && this.keys[k + 1] === y1 && this.keys[k + 2] === x2 && this.keys[k + 3] === y2) return this.found[h];
+    }
+    const slot = this.byteAt.length;
+    this.keys.set([x1, y1, x2, y2], h * 4);
+    this.found[h] = slot;
+    // The polyline goes on when the edge starts where the last one stored ends.
+    if (this.endX !== ax || this.endY !== ay) this.lines++;
+    this.line.push(this.lines);
+    this.byteAt.push(this.bytes.length);
+    this.firstX.push(ax);
+    this.firstY.push(ay);
+    this.bytes.pushSigned(bx - ax);
+    this.bytes.pushSigned(by - ay);
+    this.endX = bx;
+    this.endY = by;
+    return slot;
+  }
+}
+
 /** A polygon of a feature (one of a MultiPolygon's), its rings one after the other, each closed (last point = first). */
 interface Part {
   x: Float64Array;
   y: Float64Array;
   xi: Int32Array;
   yi: Int32Array;
-  /** Per point: where the delta that leads to it begins in the edge bytes. */
-  byteAt: Int32Array;
+  /** The edges of the part's quad, and the slot of each of its edges there (by the edge's first point). */
+  edges: QuadEdges;
+  slotOf: Int32Array;
   /** The first point of each edge (every point but the last of each ring). */
   edgeStarts: Int32Array;
 }
@@ -152,6 +227,8 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
 
   const nodes = new Int32List();
   const cells = new Int32List();
+  /** Per quad: where its edge bytes begin and end. */
+  const quadBytes = new Int32List();
   const edges = new VarintList();
   const stats = { quads: 0, nodes: 0, cells: 0, zoneLeaves: 0, points: 0, bytes: 0 };
   const polygons = openSync(data.polygonFile, 'r');
@@ -164,7 +241,7 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
   };
 
   /** Reads a part's rings: coordinates as geo-tz has them, and as whole millionths (checked to be exact). */
-  const readPart = (rings: number[][][]): Part => {
+  const readPart = (rings: number[][][], quadEdges: QuadEdges): Part => {
     let count = 0;
     for (const ring of rings) count += ring.length;
     const part: Part = {
@@ -172,7 +249,8 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
       y: new Float64Array(count),
       xi: new Int32Array(count),
       yi: new Int32Array(count),
-      byteAt: new Int32Array(count),
+      edges: quadEdges,
+      slotOf: new Int32Array(count),
       edgeStarts: new Int32Array(count - rings.length),
     };
     let at = 0;
@@ -190,9 +268,7 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
         part.xi[at] = xi;
         part.yi[at] = yi;
         if (k > 0) {
-          part.byteAt[at] = edges.length;
-          edges.pushSigned(xi - part.xi[at - 1]);
-          edges.pushSigned(yi - part.yi[at - 1]);
+          part.slotOf[at - 1] = quadEdges.slot(part.xi[at - 1], part.yi[at - 1], xi, yi);
           part.edgeStarts[edge++] = at - 1;
         }
         at++;
@@ -299,28 +375,30 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
     return out;
   };
 
+  /** A cell's record, as zoneIndex.ts reads it (its comment on `zoneInCell` gives the layout). */
   const writeCell = (features: FeatureInCell[]): number => {
     const at = cells.length;
+    cells.push(quadBytes.length / 2);
     cells.push(features.length);
     for (const feature of features) {
-      cells.push(feature.zone);
-      if (feature.inside) {
-        cells.push(0);
-        continue;
-      }
-      cells.push(feature.parts.length);
-      for (const { part, kept, parity, latitudes } of feature.parts) {
+      const parts = feature.inside ? [] : feature.parts;
+      if (feature.zone > 0xffff || parts.length > 0x7fff) throw new Error('zone index: a cell beyond its record format');
+      cells.push(feature.zone | (parts.length << 16));
+      for (const { part, kept, parity, latitudes } of parts) {
+        // The part's edges by slot; consecutive slots of one polyline make a run (an edge listed twice, twice).
+        const { edges: quadEdges, slotOf } = part;
+        const slots = Int32Array.from(kept, (g) => slotOf[g]).sort();
         const runs: number[] = [];
-        for (let k = 0; k < kept.length; ) {
+        for (let k = 0; k < slots.length; ) {
           let end = k + 1;
-          while (end < kept.length && kept[end] === kept[end - 1] + 1) end++;
-          const g = kept[k];
-          runs.push(part.byteAt[g + 1], part.xi[g], part.yi[g], end - k);
+          while (end < slots.length && end - k < RUN_EDGES && slots[end] === slots[end - 1] + 1 && quadEdges.line[slots[end]] === quadEdges.line[slots[k]]) end++;
+          const slot = slots[k];
+          if (quadEdges.byteAt[slot] >= 2 ** 25) throw new Error('zone index: more edge bytes than its record format holds');
+          runs.push(quadEdges.byteAt[slot] | ((end - k) << 25), quadEdges.firstX[slot], quadEdges.firstY[slot]);
           k = end;
         }
-        cells.push(parity);
-        cells.push(latitudes.length);
-        cells.push(runs.length / 4);
+        if (latitudes.length > 0x7fff || runs.length / 3 > 0xffff) throw new Error('zone index: a cell beyond its record format');
+        cells.push(parity | (latitudes.length << 1) | ((runs.length / 3) << 16));
         for (const y of latitudes) cells.push(y);
         for (const value of runs) cells.push(value);
       }
@@ -368,19 +446,21 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
     if (readSync(polygons, bytes, 0, len, pos) < len) throw new Error(`geo-tz data: ${data.polygonFile} is shorter than its index says`);
     const decoded = data.decode(bytes);
     stats.quads++;
-    const features: FeatureInCell[] = decoded.features.map((feature) => {
-      const { type, coordinates } = feature.geometry;
-      const polygonsOf = (type === 'MultiPolygon' ? coordinates : [coordinates]) as number[][][][];
-      return {
-        zone: zoneOf(feature.properties.tzid),
-        inside: false,
-        parts: polygonsOf.map((rings) => {
-          const part = readPart(rings);
-          return partInQuad(part, b);
-        }),
-      };
-    });
-    return cellCode(b, 0, features);
+    const polygonsOf = decoded.features.map(({ geometry: { type, coordinates } }) => (type === 'MultiPolygon' ? coordinates : [coordinates]) as number[][][][]);
+    let edgeCount = 0;
+    for (const polygon of polygonsOf.flat(2)) edgeCount += polygon.length - 1;
+    const quadEdges = new QuadEdges(edgeCount, edges);
+    const firstByte = edges.length;
+    const features: FeatureInCell[] = decoded.features.map((feature, k) => ({
+      zone: zoneOf(feature.properties.tzid),
+      inside: false,
+      parts: polygonsOf[k].map((rings) => partInQuad(readPart(rings, quadEdges), b)),
+    }));
+    // The quad's edges are all stored now, one after the other; its cells name it (writeCell).
+    const code = cellCode(b, 0, features);
+    quadBytes.push(firstByte);
+    quadBytes.push(edges.length);
+    return code;
   };
 
   /** geo-tz's quadtree: the same children in the same order, bounds split with the same arithmetic. */
@@ -406,10 +486,12 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
 
   const nodeBytes = nodes.length * 4;
   const cellBytes = cells.length * 4;
-  const buffer = new SharedArrayBuffer(nodeBytes + cellBytes + edges.length);
+  const quadBytesBytes = quadBytes.length * 4;
+  const buffer = new SharedArrayBuffer(nodeBytes + cellBytes + quadBytesBytes + edges.length);
   new Int32Array(buffer, 0, nodes.length).set(nodes.array.subarray(0, nodes.length));
   new Int32Array(buffer, nodeBytes, cells.length).set(cells.array.subarray(0, cells.length));
-  new Uint8Array(buffer, nodeBytes + cellBytes, edges.length).set(edges.array.subarray(0, edges.length));
+  new Int32Array(buffer, nodeBytes + cellBytes, quadBytes.length).set(quadBytes.array.subarray(0, quadBytes.length));
+  new Uint8Array(buffer, nodeBytes + cellBytes + quadBytesBytes, edges.length).set(edges.array.subarray(0, edges.length));
   stats.bytes = buffer.byteLength;
   return {
     index: {
@@ -417,7 +499,12 @@ export function buildZoneIndex(data: GeoTzData = geoTzData(), source = geoTzSour
       names,
       root,
       buffer,
-      layout: { nodes: [0, nodes.length], cells: [nodeBytes, cells.length], edges: [nodeBytes + cellBytes, edges.length] },
+      layout: {
+        nodes: [0, nodes.length],
+        cells: [nodeBytes, cells.length],
+        quads: [nodeBytes + cellBytes, quadBytes.length],
+        edges: [nodeBytes + cellBytes + quadBytesBytes, edges.length],
+      },
     },
     stats,
   };
