@@ -4,6 +4,7 @@
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
 CATALOG := $(DATA_DIR)/catalog/catalog.msgpack
+ZONE_INDEX := $(DATA_DIR)/catalog/zone-index.bin
 STORE := $(DATA_DIR)/timetables/current
 
 install: $(NPM_STAMP)
@@ -21,12 +22,17 @@ $(CATALOG): | $(NPM_STAMP) tzdata
 catalog: install
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
 
+# The zone index beside the catalog (catalog build writes both): built alone (about 4 s) for a catalog that has none,
+# and again when the lock file changes (geo-tz's data is what it is built from; the server ignores a stale one).
+$(ZONE_INDEX): package-lock.json | $(CATALOG)
+	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog zones
+
 # A first store for a fresh clone: all Turkish districts and the 1,000 largest cities, this year and next (about
 # 15 s). `make precompute` builds the full default.
 $(STORE): | $(CATALOG)
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- precompute --scope quick
 
-run: install tzdata $(CATALOG) $(STORE)
+run: install tzdata $(CATALOG) $(ZONE_INDEX) $(STORE)
 	@DATA_DIR=$(DATA_DIR) npm run -s cli -- demo
 	DATA_DIR=$(DATA_DIR) npm start
 

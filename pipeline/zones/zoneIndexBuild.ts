@@ -114,8 +114,8 @@ class VarintList {
 }
 
 /**
- * The edges of one of geo-tz's quads, each stored once in the edge bytes: where two zones share a border (and where a
- * zone meets the polygons of the sea) the quad lists each point twice, once each way round. Edges are stored in slots,
+ * The edges of one of geo-tz's quads, each stored once in the edge bytes: where two zones share a border the quad lists
+ * each point twice, once each way round (9 edges in 10 lie on such a border). Edges are stored in slots,
  * as polylines of consecutive slots (each slot the delta from its first point to its last). Turf's step takes an edge
  * the same either way round (swapping its ends negates the exact orientation and swaps the cases that count), so a
  * part's edges may be read in the slots' direction, whichever way its ring runs.

@@ -1,7 +1,7 @@
 // Where a place is, as the timetables need it: a catalog place, or a point with its zone (contract, "Location").
 // Domain code: it finds places and zones, and says "none" where there is none; the API decides what that means.
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
-import { zoneAtPoint } from '../../pipeline/zones/zoneAtPoint.js';
+import { usesZoneIndex, zoneAtPoint } from '../../pipeline/zones/zoneAtPoint.js';
 import { countryOfZone } from '../../pipeline/zones/zoneRules.js';
 import type { PlaceCatalog } from './placeCatalog.js';
 
@@ -22,8 +22,12 @@ export interface Place {
 const ZONE_CACHE_LIMIT = 50_000;
 const zoneCache = new Map<string, string>();
 
-/** The civil zone at a point, from geo-tz's boundary polygons (an `Etc/GMT±N` zone at sea), kept per point. */
+/**
+ * The civil zone at a point (an `Etc/GMT±N` zone at sea): from the zone index where the thread has it (less than a
+ * microsecond), else from geo-tz's boundary polygons, kept per point.
+ */
 export function zoneAt(latitude: number, longitude: number): string {
+  if (usesZoneIndex()) return zoneAtPoint(latitude, longitude);
   const key = `${latitude},${longitude}`;
   let zone = zoneCache.get(key);
   if (zone === undefined) {

@@ -17,6 +17,7 @@ import { shareUsageTable } from '../access/openUsageLedger.js';
 import { usingFallback } from '../edge/uws.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
 import type { FromCatalogLoader } from './catalogLoader.js';
+import type { SharedZoneIndex } from '../../pipeline/zones/zoneIndex.js';
 import { BundleFollower, type BundleStatus } from '../timetables/bundleFollower.js';
 import { bundleLocation } from '../../pipeline/store/bundleLocation.js';
 import { bundleForThread } from '../../pipeline/precompute/threadBundle.js';
@@ -158,27 +159,46 @@ class ServingThread {
 
 /**
  * The catalog, read once for the process (in a thread of its own, catalogLoader.ts) into shared memory that every
- * serving thread attaches; undefined when there is none or it cannot be read (city= and /cities answer 503).
+ * serving thread attaches; undefined when there is none or it cannot be read (city= and /cities answer 503). The zone
+ * index beside it likewise; without it, zones come from geo-tz in each thread (slower for points never seen).
  */
-async function shareCatalog(): Promise<SharedCatalog | undefined> {
+async function shareCatalog(): Promise<{ catalog: SharedCatalog | undefined; zones: SharedZoneIndex | undefined }> {
   const started = performance.now();
   const message = await new Promise<FromCatalogLoader>((resolve) => {
-    const loader = new Worker(new URL('./catalogLoaderEntry.mjs', import.meta.url), { workerData: { dataDir: config.dataDir } });
-    loader.once('message', resolve);
+    // trackUnmanagedFds off: the zone index file the loader opens stays open for the serving threads after it ends.
+    const loader = new Worker(new URL('./catalogLoaderEntry.mjs', import.meta.url), { workerData: { dataDir: config.dataDir }, trackUnmanagedFds: false });
+    // Taken when the thread has ended, not when it has answered: the serving threads start after it, and one of them
+    // then reuses the memory its loading freed (glibc gives an ended thread's arena to the next new thread), which
+    // would otherwise stay resident in an arena no thread uses (6 to 8 MB of the resident memory after start, measured).
+    let answer: FromCatalogLoader | undefined;
+    loader.once('message', (message: FromCatalogLoader) => (answer = message));
     loader.once('error', (error) => resolve({ type: 'failed', error: String(error) }));
-    loader.once('exit', (code) => resolve({ type: 'failed', error: `the catalog loader ended (${code})` }));
+    loader.once('exit', (code) => resolve(answer ?? { type: 'failed', error: `the catalog loader ended (${code})` }));
   });
   if (message.type === 'failed') {
     log('error', 'catalog_unreadable', { dataDir: config.dataDir, error: message.error });
-    return undefined;
+    return { catalog: undefined, zones: undefined };
+  }
+  const zones = message.zones.index;
+  if (!message.zones.index) {
+    log('warn', `zone_index_${message.zones.problem}`, {
+      detail: message.zones.detail,
+      hint: 'npm run cli -- catalog zones; until then each thread finds zones with geo-tz (slower for points never seen)',
+    });
   }
   if (!message.catalog) {
     log('warn', 'catalog_missing', { dataDir: config.dataDir, hint: 'npm run cli -- catalog build; city= and /cities answer 503 until then' });
-    return undefined;
+    return { catalog: undefined, zones };
   }
   const { count: places, builtAt, buffer } = message.catalog;
-  log('warn', 'catalog_loaded', { places, builtAt, ms: Math.round(performance.now() - started), sharedMb: Math.round(buffer.byteLength / 1e5) / 10 });
-  return message.catalog;
+  log('warn', 'catalog_loaded', {
+    places,
+    builtAt,
+    ms: Math.round(performance.now() - started),
+    sharedMb: Math.round(buffer.byteLength / 1e5) / 10,
+    ...(zones ? { zoneIndexMb: Math.round(zones.buffer.byteLength / 1e5) / 10 } : {}),
+  });
+  return { catalog: message.catalog, zones };
 }
 
 /**
@@ -196,12 +216,13 @@ async function threadEntry(): Promise<URL> {
     return new URL('./httpWorkerEntry.mjs', import.meta.url);
   }
 }
-const [catalog, entry] = await Promise.all([shareCatalog(), threadEntry()]);
+const [{ catalog, zones }, entry] = await Promise.all([shareCatalog(), threadEntry()]);
 
 const countsBuffer = answerCountsBuffer(config.workers);
 const serveOptions = (thread: number, port: number): ServeOptions => ({
   config,
   catalog,
+  zones,
   thread,
   usageBuffer: usage?.buffer,
   answerCountsBuffer: countsBuffer,

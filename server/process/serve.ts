@@ -19,6 +19,8 @@ import { log, setLogLevel } from '../log.js';
 import { allowedOrigins } from '../api/mcp.js';
 import { PlaceCatalog } from '../places/placeCatalog.js';
 import type { SharedCatalog } from '../places/catalogTables.js';
+import type { SharedZoneIndex } from '../../pipeline/zones/zoneIndex.js';
+import { useZoneIndex } from '../../pipeline/zones/zoneAtPoint.js';
 import { loadPlans } from '../accounts/plans.js';
 import { SharedUsage } from '../access/sharedUsage.js';
 import { openUsageLedger, type OpenedUsageLedger } from '../access/openUsageLedger.js';
@@ -39,6 +41,8 @@ export interface ServeOptions {
   answerCountsBuffer: SharedArrayBuffer;
   /** The catalog in shared memory, read once by the primary; undefined when there is none. */
   catalog: SharedCatalog | undefined;
+  /** The zone index in shared memory, read with the catalog; undefined: zones come from geo-tz itself. */
+  zones?: SharedZoneIndex;
   /** The port to listen on, claimed by the primary (portClaim.ts) and shared by every serving thread. */
   port: number;
 }
@@ -149,6 +153,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const app = edge.app;
 
   if (options.catalog) state.catalog = new PlaceCatalog(options.catalog, { publicBaseUrl: () => httpOptions.publicBaseUrl });
+  useZoneIndex(options.zones);
   const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
   storeFollower.start();
 
