@@ -10,7 +10,7 @@
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import type { CalendarDate } from '../zones/calendarDate.js';
-import { PRAYERS, type Prayer, type RoundingMode } from './methods.js';
+import { PRAYERS, type MethodDefinition, type Prayer, type RoundingMode } from './methods.js';
 import { solarEvents, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
@@ -91,9 +91,23 @@ export function resolutionRun(input: Omit<ResolutionInput, 'date'>): ResolutionR
     pureOptions: optionsWith(true),
     checkFajr: angleMayBeUnreached(latitude, method.fajrAngle),
     checkIsha: options.ishaInterval === 0 && angleMayBeUnreached(latitude, method.ishaAngle ?? 0),
-    adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
-    gapMs: Float64Array.from(PRAYERS, (p, i) => (i === 0 ? 0 : gap(method.rounding, PRAYERS[i - 1], p))),
+    ...methodSpacing(method),
   };
+}
+
+/** A method's adjustments and gaps as a run holds them, worked out once per method (a live request's run is short). */
+const spacingOf = new WeakMap<MethodDefinition, Pick<ResolutionRun, 'adjustmentMs' | 'gapMs'>>();
+
+function methodSpacing(method: MethodDefinition): Pick<ResolutionRun, 'adjustmentMs' | 'gapMs'> {
+  let spacing = spacingOf.get(method);
+  if (spacing === undefined) {
+    spacing = {
+      adjustmentMs: Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS),
+      gapMs: Float64Array.from(PRAYERS, (p, i) => (i === 0 ? 0 : gap(method.rounding, PRAYERS[i - 1], p))),
+    };
+    spacingOf.set(method, spacing);
+  }
+  return spacing;
 }
 
 export function resolveSolarDay(input: ResolutionInput): ResolvedSolarDay {

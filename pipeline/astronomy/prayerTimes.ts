@@ -216,7 +216,19 @@ const ROUNDING_MODE = { nearest: ROUND_NEAREST, up: ROUND_UP, down: ROUND_DOWN }
 /** The event of each prayer, PRAYERS order. */
 const PRAYER_EVENTS = Uint8Array.of(FAJR, SUNRISE, DHUHR, ASR, MAGHRIB, ISHA);
 
+/** Run constants by method, worked out once: a live request's run is one to 31 days, and they showed in its profile. */
+const constantsOf = new WeakMap<MethodDefinition, RunConstants>();
+
 function runConstants(method: MethodDefinition): RunConstants {
+  let k = constantsOf.get(method);
+  if (k === undefined) {
+    k = workedOutConstants(method);
+    constantsOf.set(method, k);
+  }
+  return k;
+}
+
+function workedOutConstants(method: MethodDefinition): RunConstants {
   const adjustmentMs = Float64Array.from(PRAYERS, (p) => (method.adjustments[p] ?? 0) * MINUTE_MS);
   return {
     adjustmentMs,

@@ -13,7 +13,7 @@
 // (STORE_FORMAT, timetableStore.ts). Imsak is not stored: it follows from fajr and the method.
 import { addDays, type CalendarDate, toEpochDay } from '../zones/calendarDate.js';
 import { PRAYERS, TIME_NAMES, type MethodDefinition } from '../astronomy/methods.js';
-import { EXTRA_NAMES, SERIES_NAMES, type DaySeries, type DayTimes } from '../astronomy/prayerTimes.js';
+import { EXTRA_NAMES, SERIES_NAMES, seriesDays, type DaySeries, type DayTimes } from '../astronomy/prayerTimes.js';
 
 const FORMAT = 2;
 const SERIES = SERIES_NAMES;
@@ -174,13 +174,24 @@ function readRuns(bytes: Uint8Array, at: number, end: number, from: number, to: 
 
 /** Decodes `count` days from day `first` (0 = 1 January) of a stored year. */
 export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: number, count: number): DayTimes[] {
+  return seriesDays(decodeSeries(bytes, first, count), method.imsakIsFajr === true);
+}
+
+/**
+ * Decodes `count` days from day `first` (0 = 1 January) of a stored year as the series computeSeries makes (minutes
+ * since 1970, an absent extra NaN): the server renders a month or the prayers of /next from these without an object
+ * per day, the live ones from computeSeries, so the two go through one renderer.
+ */
+export function decodeSeries(bytes: Uint8Array, first: number, count: number): DaySeries {
   if (bytes.length < HEADER_BYTES || bytes[0] !== FORMAT) throw new Error(`stored timetable of format ${bytes[0]}, expected ${FORMAT}`);
   const year = u16(bytes, 1);
   const n = u16(bytes, 3);
   if (first < 0 || first + count > n) throw new Error(`days ${first}..${first + count} are outside the stored ${n}`);
   const partEnd = (part: number): number => (part + 1 < PARTS ? u16(bytes, 5 + 2 * (part + 1)) : bytes.length);
+  const firstDay: CalendarDate = addDays({ year, month: 1, day: 1 }, first);
+  const firstMidnight = utcMidnightMinutes(firstDay);
+  const values = new Float64Array(SERIES.length * count);
   // One pass over each series' differences up to the last day asked for, keeping only the days asked for.
-  const minutes = new Int32Array(SERIES.length * count);
   for (let s = 0; s < SERIES.length; s++) {
     let nibble = 2 * u16(bytes, 5 + 2 * s);
     const end = 2 * partEnd(s);
@@ -201,36 +212,18 @@ export function decodeDays(bytes: Uint8Array, method: MethodDefinition, first: n
         for (let k = 0; k < 16; k += 4, nibble++) delta |= nibbleAt(bytes, nibble) << k;
         value += (delta << 16) >> 16;
       }
-      for (const last = Math.min(i + days, upTo); i < last; i++) if (i >= first) minutes[(i - first) * SERIES.length + s] = value;
+      for (const last = Math.min(i + days, upTo); i < last; i++) {
+        if (i >= first) values[s * count + i - first] = firstMidnight + (i - first) * DAY_MINUTES + value;
+      }
     }
   }
-  const estimatedFlags = new Uint8Array(count);
-  const extrasFlags = new Uint8Array(count);
-  readRuns(bytes, u16(bytes, 5 + 2 * ESTIMATED_PART), partEnd(ESTIMATED_PART), first, first + count, estimatedFlags);
-  readRuns(bytes, u16(bytes, 5 + 2 * EXTRAS_PART), partEnd(EXTRAS_PART), first, first + count, extrasFlags);
-  const januaryFirst: CalendarDate = { year, month: 1, day: 1 };
-  const days: DayTimes[] = [];
-  for (let k = 0; k < count; k++) {
-    const date = addDays(januaryFirst, first + k);
-    const base = utcMidnightMinutes(date);
-    const at = (s: number) => (base + minutes[k * SERIES.length + s]) * MINUTE_MS;
-    const fajr = at(0);
-    const times = {
-      imsak: method.imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS,
-      fajr,
-      sunrise: at(1),
-      dhuhr: at(2),
-      asr: at(3),
-      maghrib: at(4),
-      isha: at(5),
-    };
-    const estimatedBits = estimatedFlags[k];
-    const extrasBits = extrasFlags[k];
-    const extras: DayTimes['extras'] = {};
-    EXTRA_NAMES.forEach((name, b) => {
-      if (extrasBits & (1 << b)) extras[name] = at(PRAYERS.length + b);
-    });
-    days.push({ date, times, estimated: TIME_NAMES.filter((_, b) => estimatedBits & (1 << b)), extras });
+  const estimated = new Uint8Array(count);
+  const extras = new Uint8Array(count);
+  readRuns(bytes, u16(bytes, 5 + 2 * ESTIMATED_PART), partEnd(ESTIMATED_PART), first, first + count, estimated);
+  readRuns(bytes, u16(bytes, 5 + 2 * EXTRAS_PART), partEnd(EXTRAS_PART), first, first + count, extras);
+  // An absent extra's stored value repeats the one before it: the series say NaN, as computeSeries's do.
+  for (let b = 0; b < EXTRA_NAMES.length; b++) {
+    for (let i = 0; i < count; i++) if (!(extras[i] & (1 << b))) values[(PRAYERS.length + b) * count + i] = NaN;
   }
-  return days;
+  return { first: firstDay, count, values, estimated, extras };
 }

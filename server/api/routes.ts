@@ -12,9 +12,10 @@ import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } 
 import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { prayersAround } from '../timetables/nextPrayer.js';
-import { ALWAYS, cachedLiveBody, keepBody, keepLiveBody, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
+import { monthBytes } from '../timetables/monthBody.js';
+import { ALWAYS, cachedLiveBody, keepBody, keepLiveBody, keepRendered, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
 import { countAnswer } from '../timetables/answerCounts.js';
-import { dayRecords, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
+import { dayRecords, daySeries, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
 
 export interface RequestContext extends TimetableSource {
   /** The server's clock, UTC milliseconds. */
@@ -179,17 +180,14 @@ export const ROUTES = [
       const key = storedAnswerKey(ctx, place, 'month', calc, `${year}-${month}`);
       const cached = storedAnswer(key, ctx.now);
       if (cached) return cached.heldFor(holds);
-      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
-      const body = {
-        location: place.location,
-        method: methodObject(calc.method),
-        madhab: calc.madhab,
-        timeZone: place.timeZone,
-        year,
-        month,
-        days: days.map((d) => ({ date: d.date, hijri: d.hijri, times: d.times, estimated: d.estimated })),
-      };
-      return key && fromStore ? keepBody(key, body).heldFor(holds) : body;
+      // Stored or live, the month's days come as series, written out as JSON bytes by one function (monthBody.ts).
+      const { series, imsakIsFajr, fromStore } = daySeries(ctx, place, calc.method, calc.madhab, { year, month, day: 1 }, daysInMonth(year, month), false);
+      const head = { location: place.location, method: methodObject(calc.method), madhab: calc.madhab, timeZone: place.timeZone, year, month };
+      const bytes = monthBytes(head, series, imsakIsFajr);
+      if (key && fromStore) return keepRendered(key, new RenderedBody(bytes, ALWAYS)).heldFor(holds);
+      // A month computed live holds for this request alone, and is not kept: a point's month (10 KB) is seldom asked
+      // again, and would crowd out the kept answers.
+      return new RenderedBody(bytes, { from: ctx.now, until: ctx.now }, 'live');
     },
   }),
   route({

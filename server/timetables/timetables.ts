@@ -1,13 +1,13 @@
-// Day records for a place: from the precomputed store when it holds the place, method, madhab and years asked for,
-// else computed live. Both paths build the records with the same dayRecord(), from the same DayTimes, so they
-// answer alike (a test compares them over many places and dates).
+// Days at a place: from the precomputed store when it holds the place, method, madhab and years asked for, else
+// computed live. Both paths give the same series (DaySeries), and the records or bodies are built from them by one
+// function (dayRecord(), monthBody.ts), so they answer alike (a test compares them over many places and dates).
 import { localDateExists } from '../../pipeline/zones/localTime.js';
 import { toEpochDay, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
 import { dayRecord, type DayRecord } from '../../pipeline/astronomy/dayRecord.js';
 import type { Madhab, MethodDefinition } from '../../pipeline/astronomy/methods.js';
-import { zoneFor } from '../../pipeline/astronomy/methodZones.js';
-import { computeTimetable, type DayTimes } from '../../pipeline/astronomy/prayerTimes.js';
-import { decodeDays } from '../../pipeline/store/timetableCodec.js';
+import { zoneFor, zonedQuery } from '../../pipeline/astronomy/methodZones.js';
+import { computeSeries, SERIES_NAMES, seriesDays, type DaySeries, type TimetableQuery } from '../../pipeline/astronomy/prayerTimes.js';
+import { decodeSeries } from '../../pipeline/store/timetableCodec.js';
 import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
 import { countAnswer } from './answerCounts.js';
 import type { Place } from '../places/location.js';
@@ -38,9 +38,9 @@ export function storedAnswer(key: string | undefined, now: number): RenderedBody
   return rendered;
 }
 
-/** Days from the store, or undefined when any of them is not there. */
-function storedDays(store: TimetableReader, placeId: string, method: MethodDefinition, madhab: Madhab, first: CalendarDate, count: number): DayTimes[] | undefined {
-  const days: DayTimes[] = [];
+/** Days from the store as series, or undefined when any of them is not there. */
+function storedSeries(store: TimetableReader, placeId: string, method: MethodDefinition, madhab: Madhab, first: CalendarDate, count: number): DaySeries | undefined {
+  const parts: DaySeries[] = [];
   let epochDay = toEpochDay(first);
   const last = epochDay + count - 1;
   let year = first.year;
@@ -50,11 +50,68 @@ function storedDays(store: TimetableReader, placeId: string, method: MethodDefin
     const yearStart = toEpochDay({ year, month: 1, day: 1 });
     const nextYearStart = toEpochDay({ year: year + 1, month: 1, day: 1 });
     const upTo = Math.min(last, nextYearStart - 1);
-    days.push(...decodeDays(bytes, method, epochDay - yearStart, upTo - epochDay + 1));
+    parts.push(decodeSeries(bytes, epochDay - yearStart, upTo - epochDay + 1));
     epochDay = upTo + 1;
     year++;
   }
-  return days;
+  return parts.length === 1 ? parts[0] : joinedSeries(parts);
+}
+
+/** Consecutive runs of days as one (days across New Year come from two stored years). */
+function joinedSeries(parts: readonly DaySeries[]): DaySeries {
+  const count = parts.reduce((n, part) => n + part.count, 0);
+  const joined: DaySeries = { first: parts[0].first, count, values: new Float64Array(SERIES_NAMES.length * count), estimated: new Uint8Array(count), extras: new Uint8Array(count) };
+  let at = 0;
+  for (const part of parts) {
+    for (let s = 0; s < SERIES_NAMES.length; s++) joined.values.set(part.values.subarray(s * part.count, (s + 1) * part.count), s * count + at);
+    joined.estimated.set(part.estimated, at);
+    joined.extras.set(part.extras, at);
+    at += part.count;
+  }
+  return joined;
+}
+
+/** A run of days at a place as series, from the store or computed live, and how imsak follows from its fajr. */
+export interface PlaceSeries {
+  series: DaySeries;
+  imsakIsFajr: boolean;
+  fromStore: boolean;
+}
+
+/**
+ * `count` days from `first` at the place: from the store when it holds the place, else computed live with the
+ * precompute's own kernel (computeSeries). No object per day: a month or /next renders straight from these.
+ */
+export function daySeries(
+  source: TimetableSource,
+  place: Place,
+  method: MethodDefinition,
+  madhab: Madhab,
+  first: CalendarDate,
+  count: number,
+  withExtras: boolean,
+): PlaceSeries {
+  let stored: DaySeries | undefined;
+  if (place.placeId && source.storeProblem !== undefined) throw storeUnavailable();
+  if (place.placeId && source.store) {
+    try {
+      stored = storedSeries(source.store, place.placeId, method, madhab, first, count);
+    } catch (error) {
+      source.storeReadFailed?.(error);
+      throw storeUnavailable();
+    }
+  }
+  countAnswer(stored !== undefined);
+  if (stored) return { series: stored, imsakIsFajr: method.imsakIsFajr === true, fromStore: true };
+  const query: TimetableQuery = {
+    latitude: place.latitude,
+    longitude: place.longitude,
+    timeZone: place.timeZone,
+    method,
+    madhab,
+    zone: zoneFor(method, { id: place.placeId, country: place.country, region: place.region })?.code,
+  };
+  return { series: computeSeries(query, first, count, withExtras), imsakIsFajr: zonedQuery(query).method.imsakIsFajr === true, fromStore: false };
 }
 
 export function dayRecords(
@@ -66,27 +123,9 @@ export function dayRecords(
   count: number,
   withExtras: boolean,
 ): { days: DayRecord[]; fromStore: boolean } {
-  let stored: DayTimes[] | undefined;
-  if (place.placeId && source.storeProblem !== undefined) throw storeUnavailable();
-  if (place.placeId && source.store) {
-    try {
-      stored = storedDays(source.store, place.placeId, method, madhab, first, count);
-    } catch (error) {
-      source.storeReadFailed?.(error);
-      throw storeUnavailable();
-    }
-  }
-  const days =
-    stored ??
-    computeTimetable(
-      { latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone, method, madhab, zone: zoneFor(method, { id: place.placeId, country: place.country, region: place.region })?.code },
-      first,
-      count,
-      withExtras,
-    );
-  countAnswer(stored !== undefined);
+  const { series, imsakIsFajr, fromStore } = daySeries(source, place, method, madhab, first, count, withExtras);
   // A date the zone's clocks skipped (Samoa's 30 December 2011) has no times: a month leaves it out.
-  const shown = days.filter((day) => localDateExists(day.date, place.timeZone));
+  const shown = seriesDays(series, imsakIsFajr).filter((day) => localDateExists(day.date, place.timeZone));
   // Stored days carry their extras; a live month leaves them out, and a month response does not show them.
-  return { days: shown.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore: stored !== undefined };
+  return { days: shown.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore };
 }
