@@ -167,7 +167,9 @@ describe('a new store', () => {
     const live = await precompute({ dataDir: dir, years: [2026], methods: 'default', madhabs: 'default', scope: 'places:g745044' });
     const { server, key } = await serverWithKey(dir);
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'precompute', '--scope', 'top:20000', '--year', '2026'], {
+      // Every place of the year: a run of many seconds (top:20,000 ended within the first progress line's 5 s on a
+      // quiet machine, and the kill then found no run to stop).
+      const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'precompute', '--scope', 'all', '--year', '2026'], {
         env: { ...process.env, DATA_DIR: dir },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -182,8 +184,10 @@ describe('a new store', () => {
         });
       });
       await new Promise((r) => setTimeout(r, 1500));
+      expect(child.exitCode, 'the run was still going when killed').toBeNull();
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
       expect(currentBuild(dir)).toBe(live.build);
       const leftovers = readdirSync(timetablesDir(dir)).filter((n) => n.startsWith('build-') && n !== live.build);
       expect(leftovers).toHaveLength(1);
