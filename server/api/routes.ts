@@ -12,10 +12,11 @@ import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } 
 import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { prayersAround } from '../timetables/nextPrayer.js';
+import { dayBytes } from '../timetables/dayBody.js';
 import { monthBytes } from '../timetables/monthBody.js';
-import { ALWAYS, cachedLiveBody, keepBody, keepLiveBody, keepRendered, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
+import { ALWAYS, cachedLiveBody, keepLiveBody, keepRendered, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
 import { countAnswer } from '../timetables/answerCounts.js';
-import { dayRecords, daySeries, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
+import { daySeries, storedAnswer, type TimetableSource } from '../timetables/timetables.js';
 
 export interface RequestContext extends TimetableSource {
   /** The server's clock, UTC milliseconds. */
@@ -135,22 +136,14 @@ export const ROUTES = [
         countAnswer(false);
         return kept.heldFor(holds);
       }
-      const { days, fromStore } = dayRecords(ctx, place, calc.method, calc.madhab, date, 1, true);
-      const day = days[0];
-      const body = {
-        location: place.location,
-        method: methodObject(calc.method),
-        madhab: calc.madhab,
-        timeZone: place.timeZone,
-        date: day.date,
-        hijri: day.hijri,
-        times: day.times,
-        iso: day.iso,
-        extras: day.extras,
-        estimated: day.estimated,
-      };
-      if (key && fromStore) return keepBody(key, body).heldFor(holds);
-      return liveKey ? keepLiveBody(liveKey, body, 'live').heldFor(holds) : body;
+      // Stored or live, the day comes as a series, written out as JSON bytes by one function (dayBody.ts).
+      const { series, imsakIsFajr, fromStore } = daySeries(ctx, place, calc.method, calc.madhab, date, 1, true);
+      const head = { location: place.location, method: methodObject(calc.method), madhab: calc.madhab, timeZone: place.timeZone };
+      const bytes = dayBytes(head, series, imsakIsFajr);
+      if (key && fromStore) return keepRendered(key, new RenderedBody(bytes, ALWAYS)).heldFor(holds);
+      if (liveKey) return keepLiveBody(liveKey, new RenderedBody(bytes, ALWAYS, 'live')).heldFor(holds);
+      // A catalog place computed live beside a store that lacks it: held for this request alone.
+      return new RenderedBody(bytes, { from: ctx.now, until: ctx.now }, 'live');
     },
   }),
   route({

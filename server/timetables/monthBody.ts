@@ -7,6 +7,7 @@ import { hijriDate } from '../../pipeline/astronomy/hijri.js';
 import { ZoneOffsets } from '../../pipeline/zones/localTime.js';
 import { TIME_NAMES } from '../../pipeline/astronomy/methods.js';
 import type { DaySeries } from '../../pipeline/astronomy/prayerTimes.js';
+import { headText } from './headText.js';
 
 /** What a month's body says before its days, in the order it says it (the API's MonthResponse). */
 export interface MonthHead {
@@ -91,7 +92,7 @@ export function monthBytes(head: MonthHead, series: DaySeries, imsakIsFajr: bool
   const { values, count, estimated } = series;
   const zone = new ZoneOffsets(head.timeZone);
   const firstDay = toEpochDay(series.first);
-  const open = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"days":[`);
+  const open = Buffer.from(`${headText(head as unknown as Record<string, unknown>)},"days":[`);
   let out = roomFor(open.length, 0);
   out.set(open, 0);
   let at = open.length;

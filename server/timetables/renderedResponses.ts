@@ -79,16 +79,13 @@ export function cachedLiveBody(key: string): RenderedBody | undefined {
 }
 
 /** Kept for good: the key names the day (or month, or place) it answers for; the request says how long it holds. */
-export function keepLiveBody(key: string, body: object, source: BodySource): RenderedBody {
+export function keepLiveBody(key: string, body: RenderedBody): RenderedBody;
+export function keepLiveBody(key: string, body: object, source: BodySource): RenderedBody;
+export function keepLiveBody(key: string, body: object, source?: BodySource): RenderedBody {
   makeRoom(liveBodies);
-  const rendered = new RenderedBody(JSON.stringify(body), ALWAYS, source);
+  const rendered = body instanceof RenderedBody ? body : new RenderedBody(JSON.stringify(body), ALWAYS, source);
   liveBodies.set(key, rendered);
   return rendered;
-}
-
-/** A stored answer, kept for good under a key that names its day or month (the request says how long it holds). */
-export function keepBody(key: string, body: object): RenderedBody {
-  return keepRendered(key, new RenderedBody(JSON.stringify(body), ALWAYS));
 }
 
 /**

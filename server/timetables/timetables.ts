@@ -1,12 +1,10 @@
 // Days at a place: from the precomputed store when it holds the place, method, madhab and years asked for, else
-// computed live. Both paths give the same series (DaySeries), and the records or bodies are built from them by one
-// function (dayRecord(), monthBody.ts), so they answer alike (a test compares them over many places and dates).
-import { localDateExists } from '../../pipeline/zones/localTime.js';
+// computed live. Both paths give the same series (DaySeries), and the bodies are built from them by one function
+// (dayBody.ts, monthBody.ts), so they answer alike (a test compares them over many places and dates).
 import { toEpochDay, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
-import { dayRecord, type DayRecord } from '../../pipeline/astronomy/dayRecord.js';
 import type { Madhab, MethodDefinition } from '../../pipeline/astronomy/methods.js';
 import { zoneFor, zonedQuery } from '../../pipeline/astronomy/methodZones.js';
-import { computeSeries, SERIES_NAMES, seriesDays, type DaySeries, type TimetableQuery } from '../../pipeline/astronomy/prayerTimes.js';
+import { computeSeries, SERIES_NAMES, type DaySeries, type TimetableQuery } from '../../pipeline/astronomy/prayerTimes.js';
 import { decodeSeries } from '../../pipeline/store/timetableCodec.js';
 import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
 import { countAnswer } from './answerCounts.js';
@@ -112,20 +110,4 @@ export function daySeries(
     zone: zoneFor(method, { id: place.placeId, country: place.country, region: place.region })?.code,
   };
   return { series: computeSeries(query, first, count, withExtras), imsakIsFajr: zonedQuery(query).method.imsakIsFajr === true, fromStore: false };
-}
-
-export function dayRecords(
-  source: TimetableSource,
-  place: Place,
-  method: MethodDefinition,
-  madhab: Madhab,
-  first: CalendarDate,
-  count: number,
-  withExtras: boolean,
-): { days: DayRecord[]; fromStore: boolean } {
-  const { series, imsakIsFajr, fromStore } = daySeries(source, place, method, madhab, first, count, withExtras);
-  // A date the zone's clocks skipped (Samoa's 30 December 2011) has no times: a month leaves it out.
-  const shown = seriesDays(series, imsakIsFajr).filter((day) => localDateExists(day.date, place.timeZone));
-  // Stored days carry their extras; a live month leaves them out, and a month response does not show them.
-  return { days: shown.map((day) => dayRecord(withExtras ? day : { ...day, extras: {} }, place.timeZone)), fromStore };
 }
