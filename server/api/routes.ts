@@ -12,6 +12,7 @@ import { cityParam, latParam, LOCATION_RULES, lonParam, resolvePlace, tzParam } 
 import { DATE_RANGE_TEXT, type NumberParam, type ParameterRule, type ParamSpecs, type ParamValues, type StringParam } from './params.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { prayersAround } from '../timetables/nextPrayer.js';
+import { askedBefore } from '../timetables/askedBefore.js';
 import { dayBytes } from '../timetables/dayBody.js';
 import { monthBytes } from '../timetables/monthBody.js';
 import { ALWAYS, cachedLiveBody, keepLiveBody, keepRendered, RenderedBody, type Validity } from '../timetables/renderedResponses.js';
@@ -141,8 +142,10 @@ export const ROUTES = [
       const head = { location: place.location, method: methodObject(calc.method), madhab: calc.madhab, timeZone: place.timeZone };
       const bytes = dayBytes(head, series, imsakIsFajr);
       if (key && fromStore) return keepRendered(key, new RenderedBody(bytes, ALWAYS)).heldFor(holds);
-      if (liveKey) return keepLiveBody(liveKey, new RenderedBody(bytes, ALWAYS, 'live')).heldFor(holds);
-      // A catalog place computed live beside a store that lacks it: held for this request alone.
+      // A catalog place's answer is kept at once; a point's the second time it is asked (askedBefore.ts).
+      if (liveKey && (place.placeId || askedBefore(liveKey))) return keepLiveBody(liveKey, new RenderedBody(bytes, ALWAYS, 'live')).heldFor(holds);
+      // Otherwise held for this request alone (a catalog place computed live beside a store that lacks it, a point
+      // asked for the first time).
       return new RenderedBody(bytes, { from: ctx.now, until: ctx.now }, 'live');
     },
   }),
@@ -227,14 +230,11 @@ export const ROUTES = [
       const place = resolvePlace(p, ctx.catalog);
       // Kept: the answer depends on the place alone (a catalog place, or a point with what follows from it).
       const key = `qibla|${baseOf(ctx)}|${place.placeId ?? `${place.latitude},${place.longitude}`}`;
-      return (
-        cachedLiveBody(key) ??
-        keepLiveBody(
-          key,
-          { location: place.location, bearing: qiblaBearing(place.latitude, place.longitude), distanceKm: distanceToKaabaKm(place.latitude, place.longitude) },
-          'none',
-        )
-      );
+      const kept = cachedLiveBody(key);
+      if (kept) return kept;
+      const body = { location: place.location, bearing: qiblaBearing(place.latitude, place.longitude), distanceKm: distanceToKaabaKm(place.latitude, place.longitude) };
+      // A catalog place's answer is kept at once; a point's the second time it is asked (askedBefore.ts).
+      return place.placeId || askedBefore(key) ? keepLiveBody(key, body, 'none') : body;
     },
   }),
   route({
