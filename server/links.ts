@@ -40,6 +40,8 @@ export const LANGUAGE_HOME_PATH: Readonly<Record<SiteLanguage, string>> = { tr: 
 export const CHOOSER_PATH = '/';
 /** The site's search form answers here (`?q=`). */
 export const SEARCH_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr/ara', en: '/en/search' };
+/** The nearest catalog place to a point (`?lat=&lon=`): a 302 to its page in that language; bare, a form to type them. */
+export const NEAR_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr/yakin', en: '/en/near' };
 /** A place's calendar subscription: its page's URL with `.ics`. */
 export const CALENDAR_SUFFIX = '.ics';
 export const ROBOTS_PATH = '/robots.txt';

@@ -88,6 +88,7 @@ const STATUS_LINES: Readonly<Record<number, string>> = {
   202: '202 Accepted',
   204: '204 No Content',
   301: '301 Moved Permanently',
+  302: '302 Found',
   304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',

@@ -7,6 +7,7 @@ import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
+import { lastPlaceSlot, nearMe } from './nearPage.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { countryName, WORDS } from './words.js';
@@ -59,7 +60,9 @@ function home(request: SiteRequest, ctx: SiteContext, language: SiteLanguage): S
   const turkey = catalog && directoryOf(catalog.places).country(TURKEY_PATH);
   const main = html`<h1>${w.siteName}</h1>
 <p class="lede">${w.tagline}</p>
+${lastPlaceSlot(language)}
 ${searchForm(language)}
+${nearMe(language)}
 ${turkey && html`<h2>${w.regionsOf(countryName(turkey.code, language))}</h2>
 <ul class="list">${turkey.regions.map((r) => html`<li><a href="${placePagePath(language, r.path)}">${r.name}</a></li>`)}</ul>`}
 ${catalog && html`<h2>${w.popular}</h2>
@@ -74,6 +77,8 @@ ${catalog && html`<h2>${w.popular}</h2>
       description: w.tagline,
       canonicalPath: LANGUAGE_HOME_PATH[language],
       alternates: LANGUAGE_HOME_PATH,
+      // The last place viewed on this device and "use my location" (nearMe.js); the HTML is the same for everyone.
+      scripts: ['nearMe.js'],
       main,
     }),
     validUntil: request.now + HOME_VALID_MS,

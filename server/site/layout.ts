@@ -26,7 +26,7 @@ export interface Frame {
   crumbs?: readonly Crumb[];
   /** Variants (another method, madhab or month) and search results: not for search engines. */
   noindex?: boolean;
-  scripts?: ReadonlyArray<'countdown.js'>;
+  scripts?: ReadonlyArray<'countdown.js' | 'preferences.js' | 'nearMe.js'>;
   main: Html;
 }
 

@@ -6,12 +6,14 @@ import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
 import { nextLocalMidnight } from '../../pipeline/zones/localTime.js';
 import { METHODS } from '../../pipeline/astronomy/methods.js';
+import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
 import { ApiError } from '../errors.js';
-import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, placePagePath, type SiteLanguage } from '../links.js';
+import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
 import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView } from './placeView.js';
+import { nearMe } from './nearPage.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { countryName, formatNumber, longDate, monthTitle, shortDay, WORDS } from './words.js';
@@ -136,8 +138,9 @@ ${monthRows}
 <p>${w.qiblaText(formatNumber(qibla.bearing, language), formatNumber(qibla.distanceKm, language))}</p>
 <h2>${w.calculation}</h2>
 <p>${w.method}: ${today.method.name} · ${w.madhab}: ${w.madhabs[today.madhab]} · ${w.timeZone}: ${today.timeZone} · ${w.coordinates}: ${place.latitude}, ${place.longitude}</p>
-${choiceForm(language, path, choice, asked && `${asked.year}-${String(asked.month).padStart(2, '0')}`)}
+${choiceForm(language, path, place, choice, asked && `${asked.year}-${String(asked.month).padStart(2, '0')}`)}
 <h2>${w.nearby}</h2>
+${nearMe(language, place)}
 <ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${p.region}</span></li>`)}</ul>
 <h2>${w.calendar}</h2>
 <p>${w.calendarNote} <a href="${path}${CALENDAR_SUFFIX}${variantQuery ? `?${variantQuery}` : ''}">${path}${CALENDAR_SUFFIX}</a></p>
@@ -156,7 +159,7 @@ ${choiceForm(language, path, choice, asked && `${asked.year}-${String(asked.mont
       alternates,
       crumbs: placeCrumbs(language, place),
       noindex: variant,
-      scripts: ['countdown.js'],
+      scripts: ['preferences.js', 'countdown.js', 'nearMe.js'],
       main,
     }),
     // Rendered again after the next prayer (the marked one changes) and at the place's midnight (a new day).
@@ -164,15 +167,24 @@ ${choiceForm(language, path, choice, asked && `${asked.year}-${String(asked.mont
   };
 }
 
-/** The GET form that changes the method and madhab (and keeps the month asked for). */
-function choiceForm(language: SiteLanguage, action: string, choice: Record<string, string>, month: string | undefined): Html {
+/**
+ * The GET form that changes the method and madhab (and keeps the month asked for). The default option (an empty
+ * value) names what is in effect without a choice, "Diyanet İşleri Başkanlığı, Türkiye (default for Türkiye)", so the
+ * select always shows what the page uses. preferences.js remembers the choice on the device (`data-remember` lists the
+ * place page prefixes whose links it makes carry the choice).
+ */
+function choiceForm(language: SiteLanguage, action: string, place: StoredPlace, choice: Record<string, string>, month: string | undefined): Html {
   const w = WORDS[language];
+  const inEffect = w.defaultFor(countryName(place.country, language));
+  // A label that ends in parentheses already ("Standard (Shafi, Maliki, Hanbali)") gets the note after a dash.
+  const withDefault = (label: string): string => (label.endsWith(')') ? `${label} — ${inEffect}` : `${label} (${inEffect})`);
+  const defaultMethod = METHODS.find((m) => m.id === defaultMethodId(place.country));
   const option = (value: string, label: string, selected: boolean): Html => html`<option value="${value}"${selected && html` selected`}>${label}</option>`;
-  return html`<form class="choose" action="${action}" method="get">
+  return html`<form class="choose" action="${action}" method="get" data-remember="${SITE_LANGUAGES.map((l) => PLACE_PAGE_PREFIX[l]).join(' ')}">
 <div><label for="method">${w.method}</label>
-<select id="method" name="method">${option('', `(${w.defaultChoice})`, !choice.method)}${METHODS.map((m) => option(m.id, m.name, choice.method === m.id))}</select></div>
+<select id="method" name="method">${option('', withDefault(defaultMethod?.name ?? w.defaultChoice), !choice.method)}${METHODS.map((m) => option(m.id, m.name, choice.method === m.id))}</select></div>
 <div><label for="madhab">${w.madhab}</label>
-<select id="madhab" name="madhab">${option('', `(${w.defaultChoice})`, !choice.madhab)}${(['shafi', 'hanafi'] as const).map((m) => option(m, w.madhabs[m], choice.madhab === m))}</select></div>
+<select id="madhab" name="madhab">${option('', withDefault(w.madhabs[defaultMadhab(place.country)]), !choice.madhab)}${(['shafi', 'hanafi'] as const).map((m) => option(m, w.madhabs[m], choice.madhab === m))}</select></div>
 ${month && html`<input type="hidden" name="month" value="${month}">`}
 <button type="submit">${w.apply}</button>
 </form>`;

@@ -3,7 +3,7 @@
 import type { Html } from '../web/html.js';
 
 export interface SitePage {
-  status: 200 | 301 | 400 | 404 | 405 | 503;
+  status: 200 | 301 | 302 | 400 | 404 | 405 | 503;
   body: Html | string;
   /** `text/html; charset=utf-8` unless said otherwise. */
   contentType?: string;
@@ -14,7 +14,7 @@ export interface SitePage {
   validUntil?: number;
   /** How long browsers and proxies may keep an answer without `validUntil` (seconds; 0: no-cache). */
   maxAgeSeconds?: number;
-  /** Where a 301 goes. */
+  /** Where a 301 or 302 goes. */
   location?: string;
   /** Extra headers (Allow). */
   headers?: Readonly<Record<string, string>>;

@@ -14,12 +14,14 @@ import type { SitePage, SiteRequest } from './sitePage.js';
 import { homePages } from './homePages.js';
 import { placePages } from './placePages.js';
 import { searchPage } from './searchPage.js';
+import { nearPage } from './nearPage.js';
 
 export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage | undefined;
 
 export const SITE_HANDLERS: readonly SiteHandler[] = [
   homePages,
   searchPage,
+  nearPage,
   robots,
   sitemaps,
   // Before the place pages: `{place page}.ics` is under their prefix.

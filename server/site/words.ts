@@ -38,6 +38,21 @@ export interface Words {
   madhab: string;
   madhabs: Record<'shafi' | 'hanafi', string>;
   defaultChoice: string;
+  /** The default option of the method and madhab selects: what is in effect without a choice, and where. */
+  defaultFor: (country: string) => string;
+  useMyLocation: string;
+  locating: string;
+  locationDenied: string;
+  locationFailed: string;
+  lastPlace: string;
+  nearTitle: string;
+  nearText: string;
+  latitude: string;
+  longitude: string;
+  find: string;
+  coordinatesMissing: string;
+  latitudeInvalid: string;
+  longitudeInvalid: string;
   apply: string;
   calculation: string;
   estimatedNote: string;
@@ -101,6 +116,20 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     madhab: 'Asr',
     madhabs: { shafi: 'Standard (Shafi, Maliki, Hanbali)', hanafi: 'Hanafi' },
     defaultChoice: 'default',
+    defaultFor: (country) => `default for ${country}`,
+    useMyLocation: 'Use my location',
+    locating: 'Finding your location…',
+    locationDenied: 'Your location was not shared. Search for a place instead.',
+    locationFailed: 'Your location could not be found. Search for a place instead.',
+    lastPlace: 'Last viewed:',
+    nearTitle: 'The place nearest to you',
+    nearText: 'Type a latitude and a longitude in decimal degrees (such as 41.0082 and 28.9784) to open the prayer times of the nearest place, or use your location.',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
+    find: 'Find',
+    coordinatesMissing: 'Give both a latitude and a longitude.',
+    latitudeInvalid: 'The latitude must be a number from -90 to 90.',
+    longitudeInvalid: 'The longitude must be a number from -180 to 180.',
     apply: 'Show',
     calculation: 'Calculation',
     estimatedNote: 'Estimated (the sun does not reach the angle here today):',
@@ -162,6 +191,20 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     madhab: 'İkindi',
     madhabs: { shafi: 'Asr-ı evvel (Şafii, Maliki, Hanbeli)', hanafi: 'Asr-ı sani (Hanefi)' },
     defaultChoice: 'varsayılan',
+    defaultFor: (country) => `${country} için varsayılan`,
+    useMyLocation: 'Konumumu kullan',
+    locating: 'Konumunuz bulunuyor…',
+    locationDenied: 'Konumunuz paylaşılmadı. Bunun yerine bir yer arayın.',
+    locationFailed: 'Konumunuz bulunamadı. Bunun yerine bir yer arayın.',
+    lastPlace: 'Son baktığınız yer:',
+    nearTitle: 'Size en yakın yer',
+    nearText: 'Ondalık derece olarak bir enlem ve bir boylam yazın (ör. 41,0082 ve 28,9784); en yakın yerin namaz vakitleri açılır. Ya da konumunuzu kullanın.',
+    latitude: 'Enlem',
+    longitude: 'Boylam',
+    find: 'Bul',
+    coordinatesMissing: 'Hem enlem hem boylam yazın.',
+    latitudeInvalid: 'Enlem -90 ile 90 arasında bir sayı olmalı.',
+    longitudeInvalid: 'Boylam -180 ile 180 arasında bir sayı olmalı.',
     apply: 'Göster',
     calculation: 'Hesaplama',
     estimatedNote: 'Tahmini (güneş bugün burada bu açıya inmiyor):',

@@ -37,6 +37,10 @@ export function packageFile(packageName: string, file: string): string {
 const SOURCES: Readonly<Record<string, { contentType: string; file: () => URL | string }>> = {
   'site.css': { contentType: 'text/css; charset=utf-8', file: () => ownFile('site.css') },
   'countdown.js': { contentType: JS, file: () => ownFile('countdown.js') },
+  // The method and madhab chosen on a place page, kept on the device (localStorage) and carried to other place pages.
+  'preferences.js': { contentType: JS, file: () => ownFile('preferences.js') },
+  // "Use my location" (geolocation, to the near page) and the last place viewed, offered on the homes.
+  'nearMe.js': { contentType: JS, file: () => ownFile('nearMe.js') },
   'icon.svg': { contentType: 'image/svg+xml', file: () => ownFile('icon.svg') },
   // The dashboard's passkey buttons (server/dashboard/passkeys/), and the WebAuthn helpers they call (global
   // `SimpleWebAuthnBrowser`), as the package ships them for a page without a bundler.
@@ -44,7 +48,7 @@ const SOURCES: Readonly<Record<string, { contentType: string; file: () => URL | 
   'simplewebauthn-browser.js': { contentType: JS, file: () => packageFile('@simplewebauthn/browser', 'dist/bundle/index.umd.min.js') },
 };
 
-export type AssetName = 'site.css' | 'countdown.js' | 'icon.svg' | 'passkeys.js' | 'simplewebauthn-browser.js';
+export type AssetName = 'site.css' | 'countdown.js' | 'preferences.js' | 'nearMe.js' | 'icon.svg' | 'passkeys.js' | 'simplewebauthn-browser.js';
 
 export const ASSETS: ReadonlyMap<string, Asset> = new Map(
   Object.entries(SOURCES).map(([name, { contentType, file }]) => {
