@@ -312,6 +312,9 @@ export interface SeriesOptions {
   reuse?: DaySeries;
 }
 
+/** computeSeries's events of two days: one array per thread, written anew by each run. */
+const EVENTS_SCRATCH = new Float64Array(2 * EVENTS);
+
 /**
  * Times for `count` consecutive local days from `first`, as series. With `withExtras`, each day also gets the extras,
  * which need the next day's fajr.
@@ -326,8 +329,9 @@ export function computeSeries(q: TimetableQuery, first: CalendarDate, count: num
   const k = runConstants(q.method);
   const run = placeRun(q);
   if (options.plainDays === false) run.plain = undefined;
-  // Today's and tomorrow's events, taking turns at offsets 0 and EVENTS: no object per day.
-  const events = new Float64Array(2 * EVENTS);
+  // Today's and tomorrow's events, taking turns at offsets 0 and EVENTS: no object per day, and no new array per
+  // run (a serving thread computes one for every request about a new point; nothing here runs two at once).
+  const events = EVENTS_SCRATCH.fill(0);
   let epochDay = toEpochDay(first);
   // The run's instants lie between the day before its first and the day after its last (the extras' next fajr).
   const wholeMinutes = run.zone.wholeMinutesThroughout((epochDay - 2) * DAY_MS, (epochDay + count + 2) * DAY_MS);

@@ -77,8 +77,23 @@ export interface PlaceSeries {
 }
 
 /**
+ * The series a live run of `count` days is written into, one per length on this thread: a request about a new point
+ * would otherwise allocate three typed arrays, outside V8's heap, for a body that is written out at once.
+ */
+const scratch = new Map<number, DaySeries>();
+function scratchSeries(count: number): DaySeries {
+  let series = scratch.get(count);
+  if (!series) {
+    series = { first: { year: 1970, month: 1, day: 1 }, count, values: new Float64Array(SERIES_NAMES.length * count), estimated: new Uint8Array(count), extras: new Uint8Array(count) };
+    scratch.set(count, series);
+  }
+  return series;
+}
+
+/**
  * `count` days from `first` at the place: from the store when it holds the place, else computed live with the
- * precompute's own kernel (computeSeries). No object per day: a month or /next renders straight from these.
+ * precompute's own kernel (computeSeries). No object per day: a month or /next renders straight from these. A live
+ * series is this thread's scratch (scratchSeries): read it before asking for another.
  */
 export function daySeries(
   source: TimetableSource,
@@ -109,5 +124,6 @@ export function daySeries(
     madhab,
     zone: zoneFor(method, { id: place.placeId, country: place.country, region: place.region })?.code,
   };
-  return { series: computeSeries(query, first, count, withExtras), imsakIsFajr: zonedQuery(query).method.imsakIsFajr === true, fromStore: false };
+  const series = computeSeries(query, first, count, withExtras, { reuse: scratchSeries(count) });
+  return { series, imsakIsFajr: zonedQuery(query).method.imsakIsFajr === true, fromStore: false };
 }
