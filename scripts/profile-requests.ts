@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { precompute } from '../pipeline/precompute/precompute.js';
 import { dataDirWithCatalog, runCli } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
+import { wrkTarget } from './lib/newPoints.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const [request, secondsArg, checkout] = process.argv.slice(2);
@@ -132,16 +133,7 @@ for (let tries = 0; ; tries++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-const [mode, pathStart] = /^(near|globe):(.*)$/.exec(request)?.slice(1) ?? [];
-let options = {};
-let url = base + request;
-if (mode) {
-  const placesFile = path.join(work, 'places.txt');
-  const largest = catalog.places.filter((p) => p.population).sort((a, b) => b.population! - a.population!).slice(0, 60);
-  writeFileSync(placesFile, largest.map((p) => `${p.latitude} ${p.longitude}\n`).join(''));
-  options = { script: fileURLToPath(new URL('./wrk/newPoint.lua', import.meta.url)), scriptArgs: [pathStart, mode, placesFile] };
-  url = `${base}/`;
-}
+const { url, options } = wrkTarget(base, request, catalog);
 runWrk(url, { connections: 32, seconds: 2, headers: { 'X-API-Key': key }, ...options });
 const result = runWrk(url, { connections: 32, seconds: SECONDS, headers: { 'X-API-Key': key }, ...options });
 server.kill('SIGTERM');
