@@ -2,6 +2,7 @@
 // as the server (DATA_DIR and the rest), so what it writes is what `make run` serves.
 import { Command } from 'commander';
 import { registerAccountCommands } from './accounts.js';
+import { registerBackupCommands } from './backup.js';
 import { dataDirFrom } from '../server/process/config.js';
 import { formatCatalogReport, formatZoneIndexReport, runCatalogBuild, runZoneIndexBuild } from '../pipeline/catalog/catalogBuild.js';
 import { CatalogInputError } from '../pipeline/catalog/sources.js';
@@ -98,5 +99,6 @@ store
   });
 
 registerAccountCommands(program);
+registerBackupCommands(program);
 
 await program.parseAsync(process.argv);
