@@ -8,7 +8,7 @@ import { clipped } from '../edge/edge.js';
 import { ApiError, notFoundMessage, type ErrorLinks } from '../errors.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
-import { keepRendered, RenderedBody, requestKey } from '../timetables/renderedResponses.js';
+import { ALWAYS, keepRendered, RenderedBody, requestKey } from '../timetables/renderedResponses.js';
 import { storedAnswer } from '../timetables/timetables.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
@@ -59,10 +59,11 @@ export function serviceUnavailableWhileStopping(state: ServerState): void {
 
 export function apiSurface(options: ApiOptions): Surface {
   const { state } = options;
-  let openApi: { base: string; body: string } | undefined;
-  const openApiBody = (): string => {
+  // The OpenAPI document (70 KB) is rendered, and compressed, once per base URL.
+  let openApi: { base: string; body: RenderedBody } | undefined;
+  const openApiBody = (): RenderedBody => {
     if (openApi?.base !== options.publicBaseUrl) {
-      openApi = { base: options.publicBaseUrl, body: JSON.stringify(openApiDocument(options.publicBaseUrl)) };
+      openApi = { base: options.publicBaseUrl, body: new RenderedBody(JSON.stringify(openApiDocument(options.publicBaseUrl)), ALWAYS, 'none') };
     }
     return openApi.body;
   };
@@ -87,15 +88,16 @@ export function apiSurface(options: ApiOptions): Surface {
       // body is kept: the quota headers are this request's.
       const repeat = requestKey(store?.name ?? '', options.publicBaseUrl, route.path, request.query);
       const kept = storedAnswer(repeat, at);
-      if (kept) return jsonReply(200, kept.bytes, quota);
+      const acceptEncoding = request.headers['accept-encoding'];
+      if (kept) return jsonReply(200, kept, quota, acceptEncoding);
       const params = validateParams(route.params, parseQuery(request.query));
       const { catalog, storeProblem, storeReadFailed } = state;
       const result = route.handle(params, { now: at, catalog, store, storeProblem, storeReadFailed });
       if (result instanceof RenderedBody) {
         if (result.validity.until > at) keepRendered(repeat, result);
-        return jsonReply(200, result.bytes, quota);
+        return jsonReply(200, result, quota, acceptEncoding);
       }
-      return jsonReply(200, JSON.stringify(result), quota);
+      return jsonReply(200, JSON.stringify(result), quota, acceptEncoding);
     } catch (error) {
       const reply = failureReply(options, error, request.requestId, 'get', route.path);
       return quota ? { ...reply, extraBlock: quotaBlock(quota) } : reply;
@@ -104,7 +106,7 @@ export function apiSurface(options: ApiOptions): Surface {
 
   return {
     patterns: ['/api/*', HEALTH_PATH, READY_PATH, '/*'],
-    headers: ['authorization', 'x-api-key'],
+    headers: ['authorization', 'x-api-key', 'accept-encoding'],
     answer(request) {
       const { method, url } = request;
       if (url === HEALTH_PATH) {
@@ -122,7 +124,7 @@ export function apiSurface(options: ApiOptions): Surface {
       if (method !== 'get') {
         return errorReply(options, 'method_not_allowed', `${method.toUpperCase()} is not allowed here; use GET.`, { Allow: 'GET, OPTIONS' });
       }
-      if (!route) return jsonReply(200, openApiBody());
+      if (!route) return jsonReply(200, openApiBody(), undefined, request.headers['accept-encoding']);
       return apiRequest(route, request);
     },
     failure(error, request) {

@@ -1,11 +1,14 @@
 // How the API's replies look on the wire: the constant headers of JSON answers, CORS, the rate-limit headers, and
-// the contract's error body. The API and MCP surfaces both answer with these.
+// the contract's error body. The API and MCP surfaces both answer with these. A JSON body goes out compressed when
+// Accept-Encoding asks (web/compression.ts): a kept answer's forms are made once and kept with it, another's are
+// made for its request when it is large enough; the error bodies (a few hundred bytes) stay plain.
 import type { HeaderBlock, Reply } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
 import { ApiError, errorBody, internalErrorMessage, type ErrorCode, type ErrorLinks } from '../errors.js';
 import { log } from '../log.js';
 import type { QuotaDecision } from '../access/quota.js';
 import { asApiError } from './apiError.js';
+import { chosenCoding, compress, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const EXPOSED_HEADERS = [
@@ -19,12 +22,19 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
 ].join(', ');
 
-/** Headers on every JSON answer: constant, so built once and written in one call. */
-export const JSON_HEADERS: HeaderBlock = headerBlock([
+const JSON_LINES: ReadonlyArray<readonly [string, string]> = [
   ['Content-Type', JSON_TYPE],
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
-]);
+];
+/** Headers on every JSON answer: constant, so built once and written in one call. */
+export const JSON_HEADERS: HeaderBlock = headerBlock(JSON_LINES);
+/** The same for a body that goes out compressed to those who ask: plain here, and in each coding. */
+const JSON_VARYING: HeaderBlock = headerBlock([...JSON_LINES, ['Vary', VARY_ACCEPT_ENCODING]]);
+const JSON_ENCODED: Readonly<Record<ContentCoding, HeaderBlock>> = {
+  br: headerBlock([...JSON_LINES, ['Vary', VARY_ACCEPT_ENCODING], ['Content-Encoding', 'br']]),
+  gzip: headerBlock([...JSON_LINES, ['Vary', VARY_ACCEPT_ENCODING], ['Content-Encoding', 'gzip']]),
+};
 /** The same without a content type, for answers that name their own (or have no body). */
 export const CORS_HEADERS: HeaderBlock = headerBlock([
   ['Access-Control-Allow-Origin', '*'],
@@ -40,8 +50,46 @@ export function quotaBlock(q: QuotaDecision): HeaderBlock {
   ];
 }
 
-export function jsonReply(status: number, body: string | Buffer, quota?: QuotaDecision): Reply {
-  return { status, body, headerBlock: JSON_HEADERS, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
+/** A body rendered already with its compressed forms (a kept answer: RenderedBody). */
+export interface KeptJson {
+  bytes: Buffer;
+  forms: CompressedForms | undefined;
+}
+
+/**
+ * A JSON answer, in the form the request's Accept-Encoding takes: a kept body's forms (1 KB or more) are made once
+ * (KeptJson); a body made for this request alone is compressed for it from 4 KB (MIN_COMPRESSED_ONCE_BYTES). Smaller
+ * ones stay plain, and say nothing of it.
+ */
+export function jsonReply(status: number, body: string | Buffer | KeptJson, quota?: QuotaDecision, acceptEncoding = ''): Reply {
+  let sent: string | Buffer;
+  let block = JSON_HEADERS;
+  if (typeof body === 'object' && !Buffer.isBuffer(body)) {
+    sent = body.bytes;
+    if (body.forms) {
+      const coding = chosenCoding(acceptEncoding);
+      const form = coding && body.forms.form(coding);
+      if (form) {
+        sent = form;
+        block = JSON_ENCODED[coding];
+      } else block = JSON_VARYING;
+    }
+  } else if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) < MIN_COMPRESSED_ONCE_BYTES) {
+    sent = body;
+  } else {
+    sent = body;
+    block = JSON_VARYING;
+    const coding = chosenCoding(acceptEncoding);
+    if (coding) {
+      const plain = typeof body === 'string' ? Buffer.from(body) : body;
+      const form = compress(plain, coding, 'answer');
+      if (form.length < plain.length) {
+        sent = form;
+        block = JSON_ENCODED[coding];
+      }
+    }
+  }
+  return { status, body: sent, headerBlock: block, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
 }
 
 export function errorReply(links: ErrorLinks, code: ErrorCode, message: string, headers?: Record<string, string>): Reply {

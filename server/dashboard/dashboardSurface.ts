@@ -287,6 +287,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
   return {
     patterns: [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`, `${WEBHOOKS_PREFIX}/*`],
     headers: DASHBOARD_HEADERS,
+    // Its GET paths are fixed and lower case: `/Dashboard/Keys` is sent to `/dashboard/keys` (edge.ts).
+    lowerCasePaths: 'every',
     // The per-client limits of sign-in (the peer, or the address a trusted proxy forwards: edge/clientAddress.ts).
     clientAddress: true,
     body: { methods: ['post'], maxBytes: LARGEST_BODY, tooLarge: tooLargeFor },

@@ -55,6 +55,14 @@ export interface Surface {
   readonly headers: readonly string[] | 'all';
   /** The surface needs to know who the client is (EdgeRequest.clientAddress): per-client limits. */
   readonly clientAddress?: boolean;
+  /**
+   * Its paths are typed by people and written in lower case. `every`: every path it answers GET for (the dashboard):
+   * a GET or HEAD with capitals in the path is sent (301) to it in lower case. `first`: its first segments (the site,
+   * whose asset names keep their case and whose pages send a wrong-case path on themselves). Either way a GET or HEAD
+   * that reaches another surface's catch-all `/*` with one of its first segments in another case (`/EN`, `/Dashboard`)
+   * is sent on: the whole path in lower case for `every`, the first segment for `first`.
+   */
+  readonly lowerCasePaths?: 'every' | 'first';
   /** Bodies are read for these methods, up to `maxBytes`; a larger one is answered with `tooLarge`. */
   readonly body?: { methods: readonly string[]; maxBytes: number; tooLarge(request: EdgeRequest): Reply };
   /** An answer given before any body is read (a refused origin or method), or undefined to go on. */
@@ -62,6 +70,8 @@ export interface Surface {
   answer(request: EdgeRequest): Reply | Promise<Reply>;
   /** The reply for an answer that threw or was rejected: the surface renders its own errors. */
   failure(error: unknown, request: EdgeRequest): Reply;
+  /** Work done before the thread takes requests (Edge.warm), so that the first request costs what the next does. */
+  warm?(): void;
 }
 
 export interface EdgeOptions {
@@ -73,6 +83,8 @@ export interface EdgeOptions {
 
 export interface Edge {
   readonly app: TemplatedApp;
+  /** Lets every surface do its start-up work (Surface.warm); call it once what they serve is in place, before listening. */
+  warm(): void;
   /** Resolves once no answer is in flight, or after `timeoutMs`. */
   drain(timeoutMs: number): Promise<void>;
 }
@@ -153,8 +165,12 @@ const CHUNKED_ONLY = /^[ \t]*chunked[ \t]*$/i;
 const peerAddress = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
 
 /**
- * Writes a reply; to a HEAD request without its body (HTTP forbids one, and a keep-alive client would read it as the
- * next answer). This uWS build aborts on endWithoutBody, so the answer is an empty one.
+ * Writes a reply. To a HEAD request without its body (HTTP forbids one, and a keep-alive client would read it as the
+ * next answer) but with the Content-Length the same GET's body has (RFC 9110, 9.3.2: the same header fields); a 204
+ * and a 304 with none (9.3.2 and 8.6: a 304's length could only be the 200's, which is not at hand). This uWS build
+ * counts endWithoutBody's own length as bytes still to come (the answer never ends), so the length is written as a
+ * header of ours and endWithoutBody is called with none. One exception: a HEAD the edge refuses and closes the
+ * connection on (closeConnection) gets `Content-Length: 0`, as endWithoutBody cannot close here.
  */
 function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
   res.writeStatus(STATUS_LINES[reply.status] ?? String(reply.status));
@@ -163,7 +179,15 @@ function write(res: HttpResponse, reply: Reply, request: EdgeRequest): void {
   res.writeHeader('X-Request-Id', request.requestId);
   if (reply.headers) for (const header in reply.headers) res.writeHeader(header, reply.headers[header]);
   if (reply.extraBlock) res.writeHeader(reply.extraBlock[0], reply.extraBlock[1]);
-  res.end(request.method === 'head' ? undefined : reply.body, reply.closeConnection);
+  const bodiless = reply.status === 304 || reply.status === 204;
+  if (request.method !== 'head' && !bodiless) {
+    res.end(reply.body, reply.closeConnection);
+  } else if (reply.closeConnection) {
+    res.end(undefined, true);
+  } else {
+    if (!bodiless) res.writeHeader('Content-Length', String(typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length));
+    res.endWithoutBody();
+  }
 }
 
 /**
@@ -187,6 +211,19 @@ function logRequest(request: EdgeRequest, reply: Reply, started: number): void {
   }
   requestLine(request.requestId, request.method.toUpperCase(), clipped(request.url), reply.status, reply.code || undefined, ms, sample);
 }
+
+/** A path's first segment: `en` of `/en/prayer-times` and of the pattern `/en/*`; '' for `/`. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return path.slice(1, end < 0 ? path.length : end);
+}
+
+const CAPITAL = /[A-Z]/;
+/** A path in lower case, its percent-escapes as they are (`%C3%BC` is the same byte as `%c3%bc`). */
+const lowerCased = (path: string): string => path.replace(/%[0-9A-F]{2}|[A-Z]+/gi, (s) => (s[0] === '%' ? s : s.toLowerCase()));
+
+/** Where a wrong-case path is sent: kept by browsers and proxies for a day. */
+const CASE_REDIRECT_HEADERS = headerBlock([['Cache-Control', 'public, max-age=86400']]);
 
 /** The edge's own refusals: JSON in the API's error shape, as the proxy's own answers are, whatever the surface. */
 const REFUSAL_HEADERS = headerBlock([['Access-Control-Allow-Origin', '*']]);
@@ -225,6 +262,33 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
   // Responses whose client went away before an asynchronous answer was ready: never written to.
   const aborted = new WeakSet<HttpResponse>();
 
+  /** The first segments of the surfaces whose paths are lower case (`en`, `docs`, `dashboard`…), and how far. */
+  const lowerCaseSegments = new Map<string, 'every' | 'first'>();
+  for (const surface of surfaces) {
+    if (!surface.lowerCasePaths) continue;
+    for (const segment of surface.patterns.map(firstSegment)) {
+      if (segment !== '' && segment !== '*') lowerCaseSegments.set(segment, surface.lowerCasePaths);
+    }
+  }
+  /**
+   * A 301 to the lower-case form of a GET or HEAD's path: on a surface whose paths are all lower case (`every`), or
+   * from a catch-all when the path's first segment in lower case is a lower-case surface's; undefined otherwise.
+   */
+  const caseRedirect = (request: EdgeRequest, rule: 'every' | 'catchAll'): Reply | undefined => {
+    if ((request.method !== 'get' && request.method !== 'head') || !CAPITAL.test(request.url)) return undefined;
+    let lowered: string;
+    if (rule === 'every') lowered = lowerCased(request.url);
+    else {
+      const segment = firstSegment(request.url);
+      const reach = lowerCaseSegments.get(segment.toLowerCase());
+      if (reach === undefined) return undefined;
+      lowered = reach === 'every' ? lowerCased(request.url) : `/${segment.toLowerCase()}${request.url.slice(segment.length + 1)}`;
+    }
+    if (lowered === request.url) return undefined;
+    const location = `${options.publicBaseUrl()}${lowered}${request.query === '' ? '' : `?${request.query}`}`;
+    return { status: 301, body: '', headerBlock: CASE_REDIRECT_HEADERS, headers: { Location: location } };
+  };
+
   for (const surface of surfaces) {
     const declared = surface.headers === 'all' ? [] : surface.headers;
     const names: ReadonlySet<string> | 'all' = surface.headers === 'all' ? 'all' : new Set(surface.headers);
@@ -256,7 +320,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
           settled();
         });
     };
-    const handler = (res: HttpResponse, req: HttpRequest): void => {
+    const handlerFor = (rule: 'every' | 'catchAll' | undefined) => (res: HttpResponse, req: HttpRequest): void => {
       const started = performance.now();
       const head = readHead(req, names, declared);
       const request: EdgeRequest = {
@@ -269,7 +333,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         clientAddress: surface.clientAddress ? clients.resolve(peerAddress(res), head.forwardedFor) : '',
       };
       // Nothing of `req` may be read after this point.
-      const early = framingRefusal(head) ?? surface.early?.(request);
+      const early = framingRefusal(head) ?? (rule && caseRedirect(request, rule)) ?? surface.early?.(request);
       if (early) {
         res.cork(() => write(res, early, request));
         logRequest(request, early, started);
@@ -312,11 +376,17 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         settled();
       });
     };
-    for (const pattern of surface.patterns) app.any(pattern, handler);
+    // The catch-all's own handler checks for a wrong-case path of another surface; the others need not.
+    const handler = handlerFor(surface.lowerCasePaths === 'every' ? 'every' : undefined);
+    const catchAll = surface.lowerCasePaths ? handler : handlerFor('catchAll');
+    for (const pattern of surface.patterns) app.any(pattern, pattern === '/*' ? catchAll : handler);
   }
 
   return {
     app,
+    warm() {
+      for (const surface of surfaces) surface.warm?.();
+    },
     drain(timeoutMs) {
       if (inFlight === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {

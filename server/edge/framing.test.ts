@@ -1,8 +1,9 @@
 // HTTP that uWebSockets.js lets through to JavaScript but HTTP does not allow, over raw sockets straight to the
 // server: two Host headers (400), a transfer coding other than chunked (501), and bytes that are not UTF-8 in the
-// query, raw or percent-encoded (one rule: 400). And HEAD's 405, which has no body.
+// query, raw or percent-encoded (one rule: 400). And HEAD's 405, which has no body but the length of one.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exchange, RawConnection, type RawResponse } from '../../deploy/rawHttp.js';
+import { errorBody } from '../errors.js';
 import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
 
 let server: RunningServer;
@@ -108,13 +109,15 @@ describe('bytes that are not UTF-8 in the query', () => {
 });
 
 describe('HEAD', () => {
-  it('is the server’s 405 with Allow and no body (Content-Length: 0): the next answer follows at once', async () => {
+  it('is the server’s 405 with Allow and no body (the length its error body has): the next answer follows at once', async () => {
     const connection = await RawConnection.open(server.port);
     connection.send(`HEAD ${QIBLA} HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n`);
     const head = await connection.response({ head: true });
     expect(head.status).toBe(405);
     expect(head.headers.allow).toBe('GET, OPTIONS');
-    expect(head.headers['content-length']).toBe('0');
+    // The length of the body a GET of this answer would carry (RFC 9110, 9.3.2), none of it sent.
+    const error = errorBody('method_not_allowed', 'HEAD is not allowed here; use GET.', { publicBaseUrl: `http://localhost:${server.port}` });
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(error)));
     // Read as an answer with a body: nothing between its head and the next status line.
     const next = await connection.response();
     expect(next.status).toBe(200);

@@ -156,6 +156,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   useZoneIndex(options.zones);
   const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
   storeFollower.start();
+  // What the first requests would otherwise pay for (the site's homes and a place page), before taking any.
+  edge.warm();
 
   const port = await new Promise<number>((resolve, reject) => {
     app.listen(config.host, options.port, (socket) => {

@@ -1,16 +1,30 @@
 // Rendered pages kept in memory, per serving thread: a page is rendered once per place, language, local day and
 // choice of method (and again after each prayer, so the marked "next prayer" stays true with JavaScript off), then
-// answered as it is until it expires. Bounded by bytes; the oldest entries go first.
+// answered as it is until it expires, with its compressed forms (made on the first request that asks for each, then
+// kept with it). Bounded by bytes, the compressed forms' included; the oldest entries go first.
+import type { CompressedForms } from '../web/compression.js';
 
 export interface CachedPage {
   status: number;
+  /** The plain body. */
   body: Buffer;
+  /** Its compressed forms, for a body worth compressing (web/compression.ts); undefined: always plain. */
+  forms?: CompressedForms;
   contentType: string;
   etag: string;
   /** UTC ms; the entry is not used after it. */
   validUntil: number;
+  /** UTC ms, when it was rendered: not used before it either (a clock set back must not see a later page). */
+  validFrom?: number;
   location?: string;
 }
+
+/**
+ * The bytes an entry is counted for: its plain body, and half as much again for a body with compressed forms (made
+ * later, on demand: brotli and gzip of a page together come to a quarter to a half of the plain bytes). Fixed when
+ * the entry is kept, so dropping it gives back exactly what keeping it took.
+ */
+const weightOf = (page: CachedPage): number => page.body.length + (page.forms ? page.body.length >> 1 : 0);
 
 export class PageCache {
   private readonly pages = new Map<string, CachedPage>();
@@ -21,7 +35,7 @@ export class PageCache {
   get(key: string, now: number): CachedPage | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
-    if (page.validUntil > now) return page;
+    if (page.validUntil > now && now >= (page.validFrom ?? -Infinity)) return page;
     this.drop(key, page);
     return undefined;
   }
@@ -29,13 +43,14 @@ export class PageCache {
   keep(key: string, page: CachedPage): void {
     const old = this.pages.get(key);
     if (old) this.drop(key, old);
-    if (page.body.length > this.budgetBytes / 8) return; // one huge answer must not empty the cache
+    const weight = weightOf(page);
+    if (weight > this.budgetBytes / 8) return; // one huge answer must not empty the cache
     for (const [k, p] of this.pages) {
-      if (this.bytes + page.body.length <= this.budgetBytes) break;
+      if (this.bytes + weight <= this.budgetBytes) break;
       this.drop(k, p);
     }
     this.pages.set(key, page);
-    this.bytes += page.body.length;
+    this.bytes += weight;
   }
 
   clear(): void {
@@ -49,6 +64,6 @@ export class PageCache {
 
   private drop(key: string, page: CachedPage): void {
     this.pages.delete(key);
-    this.bytes -= page.body.length;
+    this.bytes -= weightOf(page);
   }
 }

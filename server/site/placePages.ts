@@ -6,6 +6,7 @@ import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, t
 import { directoryOf, type DirectoryCountry, type DirectoryRegion } from '../places/placeDirectory.js';
 import { html } from '../web/html.js';
 import { page } from './layout.js';
+import { withCountrySlug } from './countryAliases.js';
 import { crumbsOf, placePage } from './placePage.js';
 import type { SiteContext } from './siteContext.js';
 import { decodeLeniently, type SitePage, type SiteRequest } from './sitePage.js';
@@ -80,6 +81,11 @@ export function placePages(request: SiteRequest, ctx: SiteContext): SitePage | u
     const canonical = canonicalPlacePath(rest);
     if (canonical !== rest && (catalog.byPath(canonical) || directory.country(canonical) || directory.region(canonical))) {
       return redirect(`${request.base}${placePagePath(language, canonical)}`, request.now);
+    }
+    // The country by its name in Turkish or English (`turkiye/…`): countryAliases.ts.
+    const renamed = withCountrySlug(directory, canonical);
+    if (renamed && (catalog.byPath(renamed) || directory.country(renamed) || directory.region(renamed))) {
+      return redirect(`${request.base}${placePagePath(language, renamed)}`, request.now);
     }
     return undefined;
   }

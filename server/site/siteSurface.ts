@@ -1,10 +1,15 @@
 // The public site as a surface of the edge: pages in Turkish and English, docs, pricing, sitemaps and the static
 // assets. Every HTML answer gets the security headers; every answer an ETag (304 when it matches) and a
 // Cache-Control; pages that hold for a while are kept rendered (pageCache.ts) and answered without rendering.
+// Text answers go out compressed as Accept-Encoding asks (brotli, gzip: web/compression.ts; kept pages from 1 KB, each
+// form made once and kept with the page), each form with its own ETag: the plain one's with the coding added
+// (`"…-br"`). The homes and a place page are rendered before the thread takes requests (warm), so the first visitor
+// waits no longer than the next.
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
+import { encodedFor, formsFor, MIN_COMPRESSED_BYTES, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
 import { ApiError } from '../errors.js';
-import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, PRICING_PATH, ROBOTS_PATH, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
+import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, placePagePath, PRICING_PATH, ROBOTS_PATH, SITE_LANGUAGES, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
 import { log } from '../log.js';
 import { ASSETS } from '../web/assets.js';
 import { messagePage, notFoundPage } from './errorPages.js';
@@ -19,6 +24,28 @@ const SECURITY_HEADERS = headerBlock(SECURITY_HEADER_LINES);
 
 const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const YEAR_SECONDS = 365 * 86_400;
+/** How long a redirect of a wrong-case path is kept, as the place pages' own redirects are. */
+const REDIRECT_VALID_MS = 3_600_000;
+const CAPITAL = /[A-Z]/;
+
+/** The ETag of a page's form in a coding: the plain one's with the coding added, so each form has its own. */
+export const etagFor = (etag: string, coding: ContentCoding | undefined): string => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
+
+/** A rendered body as it goes out to one request: its form for the request's Accept-Encoding, and its ETag. */
+interface Outgoing {
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+function outgoing(body: Buffer, forms: CompressedForms | undefined, etag: string, acceptEncoding: string): Outgoing {
+  if (!forms) return { body, etag, headers: { ETag: etag } };
+  const { body: sent, coding } = encodedFor(forms, acceptEncoding);
+  const tagged = etagFor(etag, coding);
+  const headers: Record<string, string> = { ETag: tagged, Vary: VARY_ACCEPT_ENCODING };
+  if (coding) headers['Content-Encoding'] = coding;
+  return { body: sent, etag: tagged, headers };
+}
 
 const plainPage = (status: 500 | 503, text: string): Reply => ({
   status,
@@ -41,39 +68,82 @@ export function siteSurface(options: SiteOptions): Surface {
     return key;
   }
 
-  function answer(cached: CachedPage, request: EdgeRequest, now: number): Reply {
+  function replyOf(cached: CachedPage, request: EdgeRequest, now: number): Reply {
     const maxAge = Math.max(0, Math.floor((cached.validUntil - now) / 1000));
-    const headers: Record<string, string> = {
-      ETag: cached.etag,
-      'Cache-Control': maxAge === 0 ? 'no-cache' : `public, max-age=${Math.min(maxAge, YEAR_SECONDS)}`,
-    };
+    const sent = outgoing(cached.body, cached.forms, cached.etag, request.headers['accept-encoding']);
+    const headers = sent.headers;
+    headers['Cache-Control'] = maxAge === 0 ? 'no-cache' : `public, max-age=${Math.min(maxAge, YEAR_SECONDS)}`;
     if (cached.location) headers.Location = cached.location;
-    if (cached.status === 200 && etagMatches(request.headers['if-none-match'], cached.etag)) {
+    if (cached.status === 200 && etagMatches(request.headers['if-none-match'], sent.etag)) {
+      delete headers['Content-Encoding'];
       return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
     }
-    return { status: cached.status, body: cached.body, headerBlock: SECURITY_HEADERS, contentType: cached.contentType, headers };
+    return { status: cached.status, body: sent.body, headerBlock: SECURITY_HEADERS, contentType: cached.contentType, headers };
   }
 
   function rendered(result: SitePage, now: number): CachedPage {
     const body = Buffer.from(typeof result.body === 'string' ? result.body : result.body.text);
+    const contentType = result.contentType ?? HTML_TYPE;
+    const validUntil = result.validUntil ?? now + (result.maxAgeSeconds ?? 0) * 1000;
     return {
       status: result.status,
       body,
-      contentType: result.contentType ?? HTML_TYPE,
+      // A page kept is compressed once for all; one rendered for its request alone only when large enough.
+      forms: formsFor(body, contentType, 'answer', validUntil > now ? MIN_COMPRESSED_BYTES : MIN_COMPRESSED_ONCE_BYTES),
+      contentType,
       etag: etagOf(body),
-      validUntil: result.validUntil ?? now + (result.maxAgeSeconds ?? 0) * 1000,
+      validUntil,
+      validFrom: now,
       location: result.location,
     };
   }
 
+  // The static files with their ETags and compressed forms, made at start-up with the best ratio.
+  const assets = new Map(
+    [...ASSETS].map(([name, asset]) => {
+      const forms = formsFor(asset.body, asset.contentType, 'static');
+      forms?.form('br');
+      forms?.form('gzip');
+      return [name, { ...asset, forms, etag: etagOf(asset.body) }];
+    }),
+  );
+
   function assetReply(request: EdgeRequest): Reply | undefined {
-    const name = request.url.slice(ASSETS_PREFIX.length + 1);
-    const asset = ASSETS.get(name);
+    const asset = assets.get(request.url.slice(ASSETS_PREFIX.length + 1));
     if (!asset) return undefined;
-    const etag = etagOf(asset.body);
-    const headers = { ETag: etag, 'Cache-Control': `public, max-age=${YEAR_SECONDS}, immutable` };
-    if (etagMatches(request.headers['if-none-match'], etag)) return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
-    return { status: 200, body: asset.body, headerBlock: SECURITY_HEADERS, contentType: asset.contentType, headers };
+    const sent = outgoing(asset.body, asset.forms, asset.etag, request.headers['accept-encoding']);
+    const headers = sent.headers;
+    headers['Cache-Control'] = `public, max-age=${YEAR_SECONDS}, immutable`;
+    if (etagMatches(request.headers['if-none-match'], sent.etag)) {
+      delete headers['Content-Encoding'];
+      return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
+    }
+    return { status: 200, body: sent.body, headerBlock: SECURITY_HEADERS, contentType: asset.contentType, headers };
+  }
+
+  /** What the page modules answer for a path (the localized 404 when none does); may throw the API's errors. */
+  function pageFor(siteRequest: SiteRequest): SitePage | undefined {
+    const ctx: SiteContext = { catalog: options.state.catalog, data: options.data, plans: options.plans };
+    for (const handler of SITE_HANDLERS) {
+      const result = handler(siteRequest, ctx);
+      if (result) return result;
+    }
+    return undefined;
+  }
+
+  /**
+   * A wrong-case path (`/en/Prayer-Times/Turkey`, `/docs/API`) that no page answers: the 301 to its lower-case form
+   * when that is a page (tried only on a miss: nothing is added to the pages' own path). Asset names keep their case
+   * and are not tried.
+   */
+  function lowerCaseRedirect(request: EdgeRequest, siteRequest: SiteRequest): SitePage | undefined {
+    if (!CAPITAL.test(request.url) || request.url.startsWith(`${ASSETS_PREFIX}/`)) return undefined;
+    const lowered = request.url.toLowerCase();
+    const found = pageFor({ ...siteRequest, path: lowered });
+    if (!found || found.status === 404) return undefined;
+    // Straight to where the lower-case path sends for good; anything else it answers is its own to give.
+    const location = found.status === 301 && found.location ? found.location : `${siteRequest.base}${lowered}${request.query === '' ? '' : `?${request.query}`}`;
+    return { status: 301, body: '', location, validUntil: siteRequest.now + REDIRECT_VALID_MS };
   }
 
   return {
@@ -88,47 +158,61 @@ export function siteSurface(options: SiteOptions): Surface {
       `${SITEMAPS_PREFIX}/*`,
       `${ASSETS_PREFIX}/*`,
     ],
-    headers: ['if-none-match'],
-    answer(request) {
-      const now = options.now();
-      const base = options.publicBaseUrl;
-      if (request.method !== 'get' && request.method !== 'head') {
-        const page = messagePage(base, request.url, 405, `${request.method.toUpperCase()} is not allowed here; pages answer GET and HEAD.`, { Allow: 'GET, HEAD' });
-        return { ...answer(rendered(page, now), request, now), headers: { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' } };
-      }
-      if (request.url.startsWith(`${ASSETS_PREFIX}/`)) {
-        const asset = assetReply(request);
-        if (asset) return asset;
-      }
-      if (base !== cachedBase) {
-        cache.clear();
-        cachedBase = base;
-      }
-      const query = pageQuery(request.query);
-      const key = cacheKey(request.url, query);
-      const kept = cache.get(key, now);
-      if (kept) return answer(kept, request, now);
-
-      const siteRequest: SiteRequest = { path: request.url, query, now, base };
-      const ctx: SiteContext = { catalog: options.state.catalog, data: options.data, plans: options.plans };
-      let result: SitePage | undefined;
-      try {
-        for (const handler of SITE_HANDLERS) {
-          result = handler(siteRequest, ctx);
-          if (result) break;
+    headers: ['if-none-match', 'accept-encoding'],
+    lowerCasePaths: 'first',
+    answer,
+    warm() {
+      // The homes (the place directory and the largest places they list) and the largest place's page in both
+      // languages (its renderer, the nearby places' index), in every coding, into this thread's page cache.
+      const started = performance.now();
+      const paths = [CHOOSER_PATH, ...SITE_LANGUAGES.map((language) => LANGUAGE_HOME_PATH[language])];
+      const largest = options.state.catalog?.places.reduce((a, b) => ((b.population ?? 0) > (a.population ?? 0) ? b : a));
+      if (largest) paths.push(...SITE_LANGUAGES.map((language) => placePagePath(language, largest.path)));
+      for (const url of paths) {
+        for (const coding of ['', 'br', 'gzip']) {
+          answer({ method: 'get', url, query: '', headers: { 'if-none-match': '', 'accept-encoding': coding }, requestId: 'warm', clientAddress: '' });
         }
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        if (error.status === 503) return plainPage(503, error.message);
-        result = messagePage(base, request.url, 400, error.message);
       }
-      const page = rendered(result ?? notFoundPage(base, request.url), now);
-      if (page.validUntil > now) cache.keep(key, page);
-      return answer(page, request, now);
+      log('info', 'site_warmed', { pages: paths.length, ms: Math.round(performance.now() - started) });
     },
     failure(error, request) {
       log('error', 'site_failed', { requestId: request.requestId, path: clipped(request.url), error: String((error as Error)?.stack ?? error) });
       return { ...plainPage(500, `Something went wrong on our side (request ${request.requestId}); it has been logged.`), code: 'internal_error' };
     },
   };
+
+  function answer(request: EdgeRequest): Reply {
+    const now = options.now();
+    const base = options.publicBaseUrl;
+    if (request.method !== 'get' && request.method !== 'head') {
+      const page = messagePage(base, request.url, 405, `${request.method.toUpperCase()} is not allowed here; pages answer GET and HEAD.`, { Allow: 'GET, HEAD' });
+      const reply = replyOf(rendered(page, now), request, now);
+      return { ...reply, headers: { ...reply.headers, Allow: 'GET, HEAD', 'Cache-Control': 'no-store' } };
+    }
+    if (request.url.startsWith(`${ASSETS_PREFIX}/`)) {
+      const asset = assetReply(request);
+      if (asset) return asset;
+    }
+    if (base !== cachedBase) {
+      cache.clear();
+      cachedBase = base;
+    }
+    const query = pageQuery(request.query);
+    const key = cacheKey(request.url, query);
+    const kept = cache.get(key, now);
+    if (kept) return replyOf(kept, request, now);
+
+    const siteRequest: SiteRequest = { path: request.url, query, now, base };
+    let result: SitePage | undefined;
+    try {
+      result = pageFor(siteRequest) ?? lowerCaseRedirect(request, siteRequest);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 503) return plainPage(503, error.message);
+      result = messagePage(base, request.url, 400, error.message);
+    }
+    const page = rendered(result ?? notFoundPage(base, request.url), now);
+    if (page.validUntil > now) cache.keep(key, page);
+    return replyOf(page, request, now);
+  }
 }

@@ -7,6 +7,7 @@
 // for as long as it holds (its Validity): from the instant it was rendered until the place's next local midnight for
 // a day, within its second for /next (whose body counts the seconds). Served only while the clock is inside that
 // span, so it is the bytes the request would render then; a clock set back before it renders again too.
+import { CompressedForms, MIN_COMPRESSED_BYTES } from '../web/compression.js';
 
 const LIMIT = 20_000;
 
@@ -24,16 +25,20 @@ export const ALWAYS: Validity = { from: -Infinity, until: Infinity };
 
 /**
  * A response body rendered already, kept as UTF-8 bytes: written as it is (server/edge/edge.ts) with no encoding per response
- * (a month is about 10 KB of text), parsed again only for MCP.
+ * (a month is about 10 KB of text), parsed again only for MCP. A body of 1 KB or more has its compressed forms beside
+ * it (web/compression.ts), each made the first time a request asks for it and shared with its copies (heldFor).
  */
 export class RenderedBody {
   readonly bytes: Buffer;
+  readonly forms: CompressedForms | undefined;
   constructor(
     json: string | Buffer,
     readonly validity: Validity,
     readonly source: BodySource = 'store',
+    forms?: CompressedForms,
   ) {
     this.bytes = typeof json === 'string' ? Buffer.from(json) : json;
+    this.forms = forms ?? (this.bytes.length >= MIN_COMPRESSED_BYTES ? new CompressedForms(this.bytes) : undefined);
   }
 
   get json(): string {
@@ -50,7 +55,7 @@ export class RenderedBody {
    * the request (one kept day answers both `date=…` and "today"), not to the body.
    */
   heldFor(validity: Validity): RenderedBody {
-    return validity === this.validity ? this : new RenderedBody(this.bytes, validity, this.source);
+    return validity === this.validity ? this : new RenderedBody(this.bytes, validity, this.source, this.forms);
   }
 }
 
