@@ -20,6 +20,7 @@ export interface MonthHead {
 }
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 const DAY_MINUTES = 1440;
 
 const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
@@ -72,9 +73,10 @@ function roomFor(needed: number, used: number): Uint8Array {
   return scratch;
 }
 
-/** The instant `ms` on the zone's wall clock, `HH:mm`, into `out` at `at` (clockTime's arithmetic, localTime.ts). */
-function putClock(out: Uint8Array, at: number, ms: number, zone: ZoneOffsets): void {
-  const minute = ((Math.floor((ms + zone.offsetMs(ms)) / MINUTE_MS) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
+/** The wall-clock instant `localMs` (an instant plus its zone's offset), `HH:mm`, into `out` at `at` (clockTime's arithmetic, localTime.ts). */
+function putClock(out: Uint8Array, at: number, localMs: number): void {
+  let minute = Math.floor(localMs / MINUTE_MS) % DAY_MINUTES;
+  if (minute < 0) minute += DAY_MINUTES;
   const from = 5 * minute;
   out[at] = CLOCK[from];
   out[at + 1] = CLOCK[from + 1];
@@ -92,6 +94,10 @@ export function monthBytes(head: MonthHead, series: DaySeries, imsakIsFajr: bool
   const { values, count, estimated } = series;
   const zone = new ZoneOffsets(head.timeZone);
   const firstDay = toEpochDay(series.first);
+  // One offset from the day before the month to the day after it, as in most months of most zones: no lookup per
+  // time. NaN when the clocks change in between: each time then asks the zone.
+  const steady = zone.offsetThroughout((firstDay - 1) * DAY_MS, (firstDay + count + 1) * DAY_MS);
+  const local = (ms: number): number => ms + (steady === steady ? steady : zone.offsetMs(ms));
   const open = Buffer.from(`${headText(head as unknown as Record<string, unknown>)},"days":[`);
   let out = roomFor(open.length, 0);
   out.set(open, 0);
@@ -106,10 +112,10 @@ export function monthBytes(head: MonthHead, series: DaySeries, imsakIsFajr: bool
     at += opening.length;
     out.set(TIMES, at);
     const fajr = Math.round(values[i] * MINUTE_MS);
-    putClock(out, at + HOLES[0], imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS, zone);
-    putClock(out, at + HOLES[1], fajr, zone);
+    putClock(out, at + HOLES[0], local(imsakIsFajr ? fajr : fajr - 10 * MINUTE_MS));
+    putClock(out, at + HOLES[1], local(fajr));
     // Sunrise to isha: the series after fajr (PRAYERS order), the times after fajr (TIME_NAMES order).
-    for (let s = 1; s < 6; s++) putClock(out, at + HOLES[s + 1], Math.round(values[s * count + i] * MINUTE_MS), zone);
+    for (let s = 1; s < 6; s++) putClock(out, at + HOLES[s + 1], local(Math.round(values[s * count + i] * MINUTE_MS)));
     at += TIMES.length;
     out.set(close, at);
     at += close.length;
