@@ -73,7 +73,7 @@ describe('keys and usage in the dashboard', () => {
     expect(list.text).toContain(`<code>${key.slice(0, 9)}…${key.slice(-4)}</code>`);
     expect(list.text).not.toContain(key);
     expect(list.text).not.toContain('<script>alert(1)');
-    expect(list.text).toContain('<td>active</td>');
+    expect(list.text).toContain('<td data-label="State">active</td>');
     expect(revokeIds(list.text)).toHaveLength(1);
   });
 

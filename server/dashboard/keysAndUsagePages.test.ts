@@ -41,9 +41,9 @@ describe('the keys page', () => {
     expect(title).toBe('API keys');
     expect(text).toContain('<code>mk_abc123…wxyz</code>');
     expect(text).toContain('<code>mk_abc123…</code>'); // a record from before last fours
-    expect(text).toContain('<td>2026-11-01</td>');
-    expect(text).toContain('<td>2026-11-20</td>');
-    expect(text).toContain('<td>never</td>');
+    expect(text).toContain('<td data-label="Created (UTC)">2026-11-01</td>');
+    expect(text).toContain('<td data-label="Last used (UTC)">2026-11-20</td>');
+    expect(text).toContain('<td data-label="Last used (UTC)">never</td>');
     expect(text).toContain('revoked on 2026-11-15');
     expect(text).toContain('(unnamed)');
     // Two active keys, two revoke forms; the revoked one has none.

@@ -161,10 +161,10 @@ export function keysPage(options: KeysPageOptions): PageContent {
     const name = k.name === '' ? w.unnamed : k.name;
     return html`<tr>
 <th scope="row">${name}</th>
-<td><code>${k.shown}</code></td>
-<td>${k.createdDay}</td>
-<td>${k.lastUsedDay ?? w.never}</td>
-<td>${k.revokedDay === undefined ? w.active : w.revokedOn(k.revokedDay)}</td>
+<td data-label="${w.key}"><code>${k.shown}</code></td>
+<td data-label="${w.created}">${k.createdDay}</td>
+<td data-label="${w.lastUsed}">${k.lastUsedDay ?? w.never}</td>
+<td data-label="${w.state}">${k.revokedDay === undefined ? w.active : w.revokedOn(k.revokedDay)}</td>
 <td>${
       k.revokedDay === undefined
         ? html`<form class="inline" method="post" action="${revokePath(k.id)}">
@@ -180,7 +180,7 @@ ${csrfField(options.csrf)}
     options.keys.length === 0
       ? html`<p>${w.none}</p>`
       : html`<div class="table-wrap">
-<table class="keys">
+<table class="keys stack">
 <caption>${w.caption}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.key}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col">${w.state}</th><th scope="col">${w.actions}</th></tr></thead>
 <tbody>

@@ -29,17 +29,17 @@ function parameterRow(operationId: string, p: ParameterView): Html {
   const bounds = boundsText(p);
   return html`<tr id="${operationId}-${p.name}">
 <th scope="row"><code>${p.name}</code></th>
-<td>${typeText(p)}</td>
-<td>${p.required ? 'yes' : 'no'}</td>
-<td>${bounds}${p.enum && html`${bounds && '; '}one of ${p.enum.map((v, i) => html`${i > 0 && ', '}<code>${v}</code>`)}`}</td>
-<td>${p.default !== undefined && html`<code>${String(p.default)}</code>`}</td>
+<td data-label="Type">${typeText(p)}</td>
+<td data-label="Required">${p.required ? 'yes' : 'no'}</td>
+<td data-label="Allowed values">${bounds}${p.enum && html`${bounds && '; '}one of ${p.enum.map((v, i) => html`${i > 0 && ', '}<code>${v}</code>`)}`}</td>
+<td data-label="Default">${p.default !== undefined && html`<code>${String(p.default)}</code>`}</td>
 <td>${p.description}</td>
 </tr>`;
 }
 
 function parametersTable(op: OperationView): Html {
   if (op.parameters.length === 0) return html`<p>No parameters.</p>`;
-  return html`<table>
+  return html`<table class="stack">
 <caption>Query parameters of <code>${op.path}</code></caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Allowed values</th><th scope="col">Default</th><th scope="col">Description</th></tr></thead>
 <tbody>
@@ -59,11 +59,11 @@ const codeLinks = (codes: readonly string[]): Html =>
   html`${codes.map((c, i) => html`${i > 0 && ', '}<a href="${ERRORS_DOCS_PATH}#${c}"><code>${c}</code></a>`)}`;
 
 function responsesTable(op: OperationView): Html {
-  return html`<table>
+  return html`<table class="stack">
 <caption>Responses of <code>${op.path}</code></caption>
 <thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Error codes</th></tr></thead>
 <tbody>
-${op.responses.map((r: ResponseView) => html`<tr><th scope="row">${r.status}</th><td>${withoutCodes(r.description)}</td><td>${codeLinks(r.codes)}</td></tr>\n`)}</tbody>
+${op.responses.map((r: ResponseView) => html`<tr><th scope="row">${r.status}</th><td>${withoutCodes(r.description)}</td><td data-label="Error codes">${codeLinks(r.codes)}</td></tr>\n`)}</tbody>
 </table>`;
 }
 

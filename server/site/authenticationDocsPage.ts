@@ -41,11 +41,11 @@ scheme (such as <code>Basic</code>) is not a key, and then <code>X-API-Key</code
 web page is visible to its visitors: call the API from your server instead.</p>
 <h2 id="errors">When the key is refused</h2>
 <p>The key is checked first, before the limits and the parameters. A refusal is not counted.</p>
-<table>
+<table class="stack">
 <caption>Errors about the key</caption>
 <thead><tr><th scope="col">Status</th><th scope="col">Code</th><th scope="col">When</th><th scope="col">What to do</th></tr></thead>
 <tbody>
-${KEY_ERRORS.map((code) => html`<tr id="${code}"><td>${ERROR_STATUS[code]}</td><th scope="row"><a href="${ERRORS_DOCS_PATH}#${code}"><code>${code}</code></a></th><td>${ERROR_DOCS[code].when}</td><td>${ERROR_DOCS[code].fix}</td></tr>\n`)}</tbody>
+${KEY_ERRORS.map((code) => html`<tr id="${code}"><td data-label="Status">${ERROR_STATUS[code]}</td><th scope="row"><a href="${ERRORS_DOCS_PATH}#${code}"><code>${code}</code></a></th><td data-label="When">${ERROR_DOCS[code].when}</td><td data-label="What to do">${ERROR_DOCS[code].fix}</td></tr>\n`)}</tbody>
 </table>
 <h2 id="limits">Limits on every answer</h2>
 <p>Every answer to a request with a valid key, errors and 429 included, says where the account stands

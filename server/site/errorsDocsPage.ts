@@ -70,11 +70,11 @@ ${AUTH_CODES.has(entry.code) && html`<p class="note">The <code>docs</code> link 
 }
 
 function contents(entries: readonly ErrorEntry[]): Html {
-  return html`<table>
+  return html`<table class="stack">
 <caption>Error codes</caption>
 <thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">When</th></tr></thead>
 <tbody>
-${entries.map((e) => html`<tr><th scope="row"><a href="#${e.code}"><code>${e.code}</code></a></th><td>${e.status}</td><td>${firstSentence(e.when)}</td></tr>\n`)}</tbody>
+${entries.map((e) => html`<tr><th scope="row"><a href="#${e.code}"><code>${e.code}</code></a></th><td data-label="Status">${e.status}</td><td>${firstSentence(e.when)}</td></tr>\n`)}</tbody>
 </table>`;
 }
 

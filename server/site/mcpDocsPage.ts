@@ -41,11 +41,11 @@ answered with JSON. It is stateless: no session to open, and <code>tools/list</c
 <p>One tool per operation, named as the operation. A tool's input schema is the operation's query parameters, with the same bounds
 and allowed values, and every tool is read-only (<code>readOnlyHint</code>). A result carries the same JSON as the API's answer,
 as <code>structuredContent</code> and as text.</p>
-<table>
+<table class="stack">
 <caption>The tools</caption>
 <thead><tr><th scope="col">Tool</th><th scope="col">What it answers</th><th scope="col">Same as</th></tr></thead>
 <tbody>
-${operations.map((op) => html`<tr><th scope="row"><code>${op.operationId}</code></th><td>${op.summary}</td><td><a href="${operationHref(op.operationId)}"><code>GET ${op.path}</code></a></td></tr>\n`)}</tbody>
+${operations.map((op) => html`<tr><th scope="row"><code>${op.operationId}</code></th><td>${op.summary}</td><td data-label="Same as"><a href="${operationHref(op.operationId)}"><code>GET ${op.path}</code></a></td></tr>\n`)}</tbody>
 </table>
 <h2 id="clients">Connecting a client</h2>
 <p>Most clients (Claude Desktop, Cursor and others) take a server in this shape; put your key in the header:</p>

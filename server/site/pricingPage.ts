@@ -18,11 +18,11 @@ export const PLAN_TITLES: Readonly<Record<PlanName, { title: string; for: string
 export const limitText = (value: number): string => formatNumber(value, 'en');
 
 function plansTable(plans: Plans) {
-  return html`<table>
+  return html`<table class="stack">
 <caption>Plans and their limits</caption>
 <thead><tr><th scope="col">Plan</th><th scope="col">Requests per minute</th><th scope="col">Requests per month</th><th scope="col">For</th></tr></thead>
 <tbody>
-${PLAN_NAMES.map((name) => html`<tr id="${name}"><th scope="row">${PLAN_TITLES[name].title}</th><td>${limitText(plans[name].perMinute)}</td><td>${limitText(plans[name].perMonth)}</td><td>${PLAN_TITLES[name].for}</td></tr>\n`)}</tbody>
+${PLAN_NAMES.map((name) => html`<tr id="${name}"><th scope="row">${PLAN_TITLES[name].title}</th><td data-label="Requests per minute">${limitText(plans[name].perMinute)}</td><td data-label="Requests per month">${limitText(plans[name].perMonth)}</td><td data-label="For">${PLAN_TITLES[name].for}</td></tr>\n`)}</tbody>
 </table>`;
 }
 

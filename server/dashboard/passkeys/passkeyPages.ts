@@ -58,8 +58,8 @@ export function passkeysContent(context: DashboardContext, credentials: readonly
   const rows = credentials.map(
     (c) => html`<tr>
 <th scope="row">${c.name}</th>
-<td>${day(c.createdAt)}</td>
-<td>${c.lastUsedAt === undefined ? w.never : day(c.lastUsedAt)}</td>
+<td data-label="${w.created}">${day(c.createdAt)}</td>
+<td data-label="${w.lastUsed}">${c.lastUsedAt === undefined ? w.never : day(c.lastUsedAt)}</td>
 <td><form method="post" action="${removePath(c.id)}">
 <input type="hidden" name="${CSRF_FIELD}" value="${context.csrfToken}">
 <button type="submit" aria-label="${w.removeLabel(c.name)}">${w.remove}</button>
@@ -72,7 +72,7 @@ ${notice && html`<p class="note" role="${notice.alert ? 'alert' : 'status'}">${n
 ${
   credentials.length === 0
     ? html`<p>${w.none}</p>\n`
-    : html`<table>
+    : html`<table class="stack">
 <caption>${w.caption}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col"><span class="visually-hidden">${w.remove}</span></th></tr></thead>
 <tbody>
