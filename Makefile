@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium redis tzdata run test precompute bench load catalog fleet
+.PHONY: install nginx chromium redis systemd tzdata run test precompute bench load catalog fleet
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -56,12 +56,17 @@ chromium:
 redis:
 	@testing/install-redis.sh
 
+# The unit files' test (deploy/systemd/) checks them with Debian's systemd-analyze: installed when missing
+# (deploy/install-systemd-tools.sh), else nothing.
+systemd:
+	@deploy/install-systemd-tools.sh
+
 # Fleet mode on one machine (docs/fleet.md, "Running it"): a redis-server with its data in DATA_DIR/redis (AOF on)
 # and three servers (one thread each) on ports 8081, 8082 and 8083 sharing it, with a demo key in Redis; Ctrl-C stops them all.
 fleet: install redis $(CATALOG) $(STORE)
 	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 
-test: install tzdata nginx chromium redis
+test: install tzdata nginx chromium redis systemd
 	npm run typecheck
 	npm test
 
