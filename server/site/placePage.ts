@@ -4,7 +4,7 @@
 // (ctx.data.answer: the same route and handler), so a page and the API never disagree.
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
-import { nextLocalMidnight } from '../../pipeline/zones/localTime.js';
+import { isoInstant, nextLocalMidnight } from '../../pipeline/zones/localTime.js';
 import { METHODS } from '../../pipeline/astronomy/methods.js';
 import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
 import { ApiError } from '../errors.js';
@@ -12,26 +12,30 @@ import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, 
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
-import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView } from './placeView.js';
+import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
 import { nearMe } from './nearPage.js';
+import { placeLabel, placeWhere } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { countryName, formatNumber, longDate, monthTitle, shortDay, WORDS } from './words.js';
 
 const NEARBY_COUNT = 10;
 const MONTH_PARAMETER = /^(\d{4})-(\d{2})$/;
+/** Times the next-prayer box names as events, not prayers ("Next: Sunrise"): sunrise ends fajr; no prayer is said at it. */
+const EVENTS: readonly TimeName[] = ['sunrise'];
 
 /** The breadcrumb of a site path: home, country, region, place (as far as the path goes). */
 export function crumbsOf(language: SiteLanguage, segments: readonly { path: string; name: string }[]): Crumb[] {
   return [{ name: WORDS[language].home, path: LANGUAGE_HOME_PATH[language] }, ...segments.map((s) => ({ name: s.name, path: placePagePath(language, s.path) }))];
 }
 
+/** Home, country, region (left out where the sources name none: Tromsø is in Norway), place. */
 export function placeCrumbs(language: SiteLanguage, place: StoredPlace): Crumb[] {
   const [country, region] = place.path.split('/');
   return crumbsOf(language, [
     { path: country, name: countryName(place.country, language) },
-    { path: `${country}/${region}`, name: place.region },
-    { path: place.path, name: place.name },
+    ...(place.region ? [{ path: `${country}/${region}`, name: place.region }] : []),
+    { path: place.path, name: placeLabel(place) },
   ]);
 }
 
@@ -83,51 +87,68 @@ export function placePage(request: SiteRequest, ctx: SiteContext, catalog: Place
     return q ? `${path}?${q}` : path;
   };
   const nextAt = Date.parse(next.iso);
-  const todayIso = today.iso;
-  const nextIsToday = NEXT_PRAYERS.some((p) => todayIso[p] === next.iso);
+  const todayEnds = nextLocalMidnight(now, today.timeZone);
+  const pageHref = withQuery(asked ? { month: shiftMonth(asked.year, asked.month, 0) } : {});
+  // Where imsak and fajr are one instant on every day the page shows (the method's rule, read from the data), they are
+  // one row and one column, named as the authority prints it: Diyanet's "İmsak"; elsewhere (UAE, Perlis) the prayer.
+  const oneImsak = [today, tomorrow, ...month.days].every((day) => day.times.imsak === day.times.fajr);
+  const merged: TimeName | undefined = oneImsak ? (today.method.id === 'diyanet' ? 'imsak' : 'fajr') : undefined;
+  const shownTimes = merged ? TIME_NAMES.filter((name) => name === merged || (name !== 'imsak' && name !== 'fajr')) : TIME_NAMES;
+  const timeName = (name: TimeName): string => w.times[merged && (name === 'imsak' || name === 'fajr') ? merged : name];
   // Slashes of the site path stay readable in the curl (they need no escaping in a query).
   const apiQuery = new URLSearchParams({ city: place.path, ...choice }).toString().replace(/%2F/g, '/');
 
-  const todayRows = TIME_NAMES.map((name) => {
-    const isNext = nextIsToday && todayIso[name] === next.iso && name !== 'imsak';
-    const counted = (NEXT_PRAYERS as readonly string[]).includes(name);
-    return html`<tr${counted && html` data-at="${todayIso[name]}" data-name="${w.times[name]}"`}${isNext && html` class="next" aria-current="time"`}>
-<th scope="row">${w.times[name]}</th><td><time datetime="${todayIso[name]}">${today.times[name]}</time></td></tr>`;
-  });
-  const hoursLeft = Math.floor(next.inSeconds / 3600);
-  const minutesLeft = Math.floor((next.inSeconds % 3600) / 60);
-  const secondsClock = [hoursLeft, minutesLeft, next.inSeconds % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  // A day's date (in the lede) and its times, extras and notes: today's on the page, tomorrow's in a <template> that
+  // countdown.js puts in place at the place's midnight (data-ends), so a page left open never shows yesterday as today.
+  const dayDate = (day: DailyView): Html =>
+    html`<span data-day-part="date"> · ${longDate(day.date, language)} · <span lang="${language}">${hijriText(day.hijri, language)}</span></span>`;
+  const dayTimes = (day: DailyView, ends: number, nextIso: string | undefined): Html => {
+    const rows = shownTimes.map((name) => {
+      // The times the countdown counts carry their instant; one "İmsak" row counts as fajr (the same instant).
+      const counted: TimeName | undefined = name === merged ? 'fajr' : NEXT_PRAYERS.includes(name) ? name : undefined;
+      const iso = day.iso[counted ?? name];
+      const isNext = counted !== undefined && iso === nextIso;
+      return html`<tr${counted && html` data-at="${iso}" data-name="${w.times[name]}"${EVENTS.includes(name) && html` data-event`}`}${isNext && html` class="next" aria-current="time"`}>
+<th scope="row">${w.times[name]}</th><td><time datetime="${iso}">${day.times[name]}</time></td></tr>`;
+    });
+    const extras = EXTRA_NAMES.filter((name) => day.extras[name] !== undefined);
+    return html`<div class="day" data-day-part="times" data-date="${day.date}" data-ends="${isoInstant(ends)}">
+<table class="today-times">
+<caption>${w.today}: ${longDate(day.date, language)}</caption>
+<thead><tr><th scope="col">${w.prayer}</th><th scope="col">${w.time}</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+${day.estimated.length > 0 && html`<p class="note">${w.estimatedNote} ${[...new Set(day.estimated.map(timeName))].join(', ')}</p>`}
+${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
+<dl class="facts">${extras.map((name) => html`<dt>${w.extras[name]}</dt><dd>${day.extras[name]}</dd>`)}</dl>`}
+</div>`;
+  };
 
   const monthRows = month.days.map((day) => {
     const isToday = day.date === today.date;
-    return html`<tr${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${TIME_NAMES.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
+    return html`<tr${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${shownTimes.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
   });
 
-  const extras = EXTRA_NAMES.filter((name) => today.extras[name] !== undefined);
   const nearby = catalog.nearby(place, NEARBY_COUNT);
 
-  const main = html`<h1>${w.prayerTimesIn(place.name)}</h1>
-<p class="lede">${place.region}, ${country} · ${longDate(today.date, language)} · <span lang="${language}">${hijriText(today.hijri, language)}</span></p>
-<p id="next-prayer" class="next-prayer" data-tomorrow-at="${tomorrow.iso.fajr}" data-tomorrow-name="${w.times.fajr}">${w.nextPrayer}: <strong class="next-name">${w.times[next.prayer]}</strong> <time datetime="${next.iso}">${next.time}</time>, ${w.nextPrayerIn} <span class="next-left" role="timer" aria-live="off">${secondsClock}</span></p>
-<table class="today-times">
-<caption>${w.today}: ${longDate(today.date, language)}</caption>
-<thead><tr><th scope="col">${w.prayer}</th><th scope="col">${w.time}</th></tr></thead>
-<tbody>
-${todayRows}
-</tbody>
-</table>
-${today.estimated.length > 0 && html`<p class="note">${w.estimatedNote} ${today.estimated.map((n) => w.times[n]).join(', ')}</p>`}
-${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
-<dl class="facts">${extras.map((name) => html`<dt>${w.extras[name]}</dt><dd>${today.extras[name]}</dd>`)}</dl>`}
+  const main = html`<h1>${w.prayerTimesIn(placeLabel(place))}</h1>
+<p class="lede">${placeWhere(place, language)}${dayDate(today)}</p>
+<p id="next-prayer" class="next-prayer" data-label-prayer="${w.nextPrayer}" data-label-event="${w.nextEvent}"><span class="next-label">${EVENTS.includes(next.prayer) ? w.nextEvent : w.nextPrayer}</span>: <strong class="next-name">${timeName(next.prayer)}</strong> <time datetime="${next.iso}">${next.time}</time><span class="next-in" hidden>, ${w.nextPrayerIn} <span class="next-left" role="timer" aria-live="off"></span></span></p>
+<p id="reload-prompt" class="reload-prompt" role="status" hidden>${w.outOfDate} <a href="${pageHref}">${w.reload}</a></p>
+${dayTimes(today, todayEnds, next.iso)}
+<template id="next-day">${dayDate(tomorrow)}${dayTimes(tomorrow, nextLocalMidnight(todayEnds, today.timeZone), undefined)}</template>
 <section class="month-section" aria-labelledby="month-heading">
 <h2 id="month-heading">${w.monthlyTimetable(monthTitle(month.year, month.month, language))} · ${place.name}</h2>
+<p class="print-only">${placeLabel(place)}, ${placeWhere(place, language)} · ${w.method}: ${today.method.name} · ${w.madhab}: ${w.madhabs[today.madhab]} · ${base}${pageHref}</p>
 <nav class="month-nav" aria-label="${w.monthlyTimetable(monthTitle(month.year, month.month, language))}">
 <a href="${withQuery({ month: shiftMonth(month.year, month.month, -1) })}" rel="nofollow">← ${w.previousMonth}</a>
 <a href="${withQuery({ month: shiftMonth(month.year, month.month, 1) })}" rel="nofollow">${w.nextMonth} →</a>
 </nav>
 <div class="table-wrap" role="region" aria-labelledby="month-heading" tabindex="0">
 <table class="month">
-<thead><tr><th scope="col">${w.date}</th><th scope="col">${w.hijriDate}</th>${TIME_NAMES.map((name) => html`<th scope="col">${w.times[name]}</th>`)}</tr></thead>
+<thead><tr><th scope="col">${w.date}</th><th scope="col">${w.hijriDate}</th>${shownTimes.map((name) => html`<th scope="col">${w.times[name]}</th>`)}</tr></thead>
 <tbody>
 ${monthRows}
 </tbody>
@@ -141,7 +162,7 @@ ${monthRows}
 ${choiceForm(language, path, place, choice, asked && `${asked.year}-${String(asked.month).padStart(2, '0')}`)}
 <h2>${w.nearby}</h2>
 ${nearMe(language, place)}
-<ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${p.region}</span></li>`)}</ul>
+<ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a> <span class="note">${p.region || countryName(p.country, language)}</span></li>`)}</ul>
 <h2>${w.calendar}</h2>
 <p>${w.calendarNote} <a href="${path}${CALENDAR_SUFFIX}${variantQuery ? `?${variantQuery}` : ''}">${path}${CALENDAR_SUFFIX}</a></p>
 <h2>${w.sameInApi}</h2>
@@ -153,8 +174,8 @@ ${nearMe(language, place)}
     status: 200,
     body: page(base, {
       language,
-      title: `${w.prayerTimesIn(place.name)} · ${place.region}, ${country}`,
-      description: w.placeDescription(place.name, `${place.region}, ${country}`),
+      title: `${w.prayerTimesIn(placeLabel(place))} · ${placeWhere(place, language)}`,
+      description: w.placeDescription(placeLabel(place), placeWhere(place, language)),
       canonicalPath: path,
       alternates,
       crumbs: placeCrumbs(language, place),
@@ -163,7 +184,7 @@ ${nearMe(language, place)}
       main,
     }),
     // Rendered again after the next prayer (the marked one changes) and at the place's midnight (a new day).
-    validUntil: Math.min(nextAt, nextLocalMidnight(now, today.timeZone)),
+    validUntil: Math.min(nextAt, todayEnds),
   };
 }
 

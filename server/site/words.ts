@@ -26,6 +26,11 @@ export interface Words {
   today: string;
   nextPrayer: string;
   nextPrayerIn: string;
+  /** "Next" before an event that is no prayer (sunrise). */
+  nextEvent: string;
+  /** What a page left open says when the times it holds are past, and its reload link. */
+  outOfDate: string;
+  reload: string;
   inTime: (hours: number, minutes: number) => string;
   monthlyTimetable: (month: string) => string;
   date: string;
@@ -72,7 +77,13 @@ export interface Words {
   badRequestTitle: string;
   timeZone: string;
   coordinates: string;
-  popular: string;
+  /** The most populous places (of the world on the homes, of a country on its page). */
+  largestCities: string;
+  /** "71 places": a count of places, the number already formatted. */
+  placeCount: (formatted: string, count: number) => string;
+  /** The places whose region the sources do not name, as one group of a country. */
+  otherPlaces: string;
+  otherPlacesOf: (country: string) => string;
   skipToContent: string;
   breadcrumb: string;
   prayer: string;
@@ -104,6 +115,9 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     today: 'Today',
     nextPrayer: 'Next prayer',
     nextPrayerIn: 'in',
+    nextEvent: 'Next',
+    outOfDate: 'The times on this page are out of date.',
+    reload: 'Reload the page',
     inTime: (h, m) => (h > 0 ? `${h} h ${m} min` : `${m} min`),
     monthlyTimetable: (month) => `Timetable for ${month}`,
     date: 'Date',
@@ -149,7 +163,10 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     badRequestTitle: 'This request cannot be answered',
     timeZone: 'Time zone',
     coordinates: 'Coordinates',
-    popular: 'Popular places',
+    largestCities: 'Largest cities',
+    placeCount: (n, count) => (count === 1 ? `${n} place` : `${n} places`),
+    otherPlaces: 'Other places',
+    otherPlacesOf: (country) => `Prayer times in ${country}: other places`,
     skipToContent: 'Skip to content',
     breadcrumb: 'Breadcrumb',
     prayer: 'Prayer',
@@ -179,6 +196,9 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     today: 'Bugün',
     nextPrayer: 'Sıradaki vakit',
     nextPrayerIn: 'kalan',
+    nextEvent: 'Sıradaki',
+    outOfDate: 'Bu sayfadaki vakitler güncel değil.',
+    reload: 'Sayfayı yenileyin',
     inTime: (h, m) => (h > 0 ? `${h} sa ${m} dk` : `${m} dk`),
     monthlyTimetable: (month) => `${month} imsakiyesi`,
     date: 'Tarih',
@@ -224,7 +244,10 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     badRequestTitle: 'Bu istek yanıtlanamıyor',
     timeZone: 'Saat dilimi',
     coordinates: 'Koordinatlar',
-    popular: 'Sık bakılan yerler',
+    largestCities: 'Büyük şehirler',
+    placeCount: (n) => `${n} yer`,
+    otherPlaces: 'Diğer yerler',
+    otherPlacesOf: (country) => `${country} namaz vakitleri: diğer yerler`,
     skipToContent: 'İçeriğe geç',
     breadcrumb: 'Sayfa yolu',
     prayer: 'Vakit',

@@ -1,32 +1,102 @@
-// The place page's countdown: marks the next prayer in today's table and counts down to it, every second. The page
-// shows the same (as of when it was rendered) without this script; this only keeps it current.
+// The place page kept open: keeps what it shows true on the browser's clock. The next prayer (or sunrise, named as
+// an event) with its name, time and a countdown; today's marked row; at the place's midnight the next day (the page
+// holds it in <template id="next-day">) with its date, times and the month's marked row; past what the page holds, a
+// prompt to reload in place of times that are no longer today's. It ticks every second, and at once when the page is
+// shown again (a phone waking: timers were asleep and the clock has jumped). Without this script the page as served
+// stays true until it expires (at the next prayer or the place's midnight).
 (function () {
   'use strict';
   var box = document.getElementById('next-prayer');
-  if (!box) return;
-  var rows = Array.prototype.slice.call(document.querySelectorAll('.today-times tr[data-at]'));
+  var prompt = document.getElementById('reload-prompt');
+  if (!box || !prompt) return;
+  var label = box.querySelector('.next-label');
   var name = box.querySelector('.next-name');
+  var time = box.querySelector('time');
+  var counting = box.querySelector('.next-in');
   var left = box.querySelector('.next-left');
-  var tomorrow = box.getAttribute('data-tomorrow-at');
-  var tomorrowName = box.getAttribute('data-tomorrow-name');
+  var following = document.getElementById('next-day');
+  var monthRows = Array.prototype.slice.call(document.querySelectorAll('table.month tbody tr'));
+  var stale = false;
+
+  function all(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
   function pad(n) { return (n < 10 ? '0' : '') + n; }
-  function tick() {
-    var now = Date.now();
-    var next;
-    rows.forEach(function (row) {
-      var at = Date.parse(row.getAttribute('data-at'));
-      var isNext = !next && at > now;
-      if (isNext) next = { row: row, at: at };
-      row.classList.toggle('next', isNext);
-      if (isNext) row.setAttribute('aria-current', 'time'); else row.removeAttribute('aria-current');
-    });
-    var at = next ? next.at : Date.parse(tomorrow || '');
-    if (!(at > now)) { box.hidden = true; return; }
-    box.hidden = false;
-    if (name) name.textContent = next ? next.row.getAttribute('data-name') : tomorrowName;
-    var s = Math.floor((at - now) / 1000);
-    if (left) left.textContent = pad(Math.floor(s / 3600)) + ':' + pad(Math.floor(s / 60) % 60) + ':' + pad(s % 60);
+  function set(element, attribute, value) {
+    if (value === null) { if (element.hasAttribute(attribute)) element.removeAttribute(attribute); }
+    else if (element.getAttribute(attribute) !== value) element.setAttribute(attribute, value);
   }
+  function text(element, value) { if (element && element.textContent !== value) element.textContent = value; }
+  function liveDay() { return document.querySelector('main [data-day-part="times"]'); }
+  function ends(day) { return Date.parse(day.getAttribute('data-ends')); }
+
+  // Tomorrow's parts take the place of today's, each where the part of the same name is.
+  function turnDay() {
+    all(following.content, '[data-day-part]').forEach(function (part) {
+      var old = document.querySelector('main [data-day-part="' + part.getAttribute('data-day-part') + '"]');
+      if (old) old.parentNode.replaceChild(document.importNode(part, true), old);
+    });
+    following.parentNode.removeChild(following);
+    following = null;
+  }
+
+  // Nothing the page holds is true now: hide the day's date and times and the countdown, mark no day, ask to reload.
+  function goStale() {
+    stale = true;
+    all(document, 'main [data-day-part]').forEach(function (part) { part.hidden = true; });
+    box.hidden = true;
+    all(document, 'main .today-times tr[data-at]').forEach(function (row) { row.classList.remove('next'); set(row, 'aria-current', null); });
+    monthRows.forEach(function (row) { row.classList.remove('today'); set(row, 'aria-current', null); });
+    prompt.hidden = false;
+  }
+
+  function tick() {
+    if (stale) return;
+    var now = Date.now();
+    var day = liveDay();
+    if (!day) return;
+    if (now >= ends(day)) {
+      var tomorrow = following && following.content.querySelector('[data-day-part="times"]');
+      if (!tomorrow || now >= ends(tomorrow)) return goStale();
+      turnDay();
+      day = liveDay();
+    }
+    // The next time counted: the first instant still ahead, today's or (after the last) tomorrow's.
+    var rows = all(day, 'tr[data-at]');
+    var candidates = rows.concat(following ? all(following.content, 'tr[data-at]') : []);
+    var next = null;
+    for (var i = 0; i < candidates.length && !next; i++) {
+      if (Date.parse(candidates[i].getAttribute('data-at')) > now) next = candidates[i];
+    }
+    if (!next) return goStale();
+    rows.forEach(function (row) {
+      var isNext = row === next;
+      row.classList.toggle('next', isNext);
+      set(row, 'aria-current', isNext ? 'time' : null);
+    });
+    var date = day.getAttribute('data-date');
+    monthRows.forEach(function (row) {
+      var cell = row.querySelector('th time');
+      var isToday = !!cell && cell.getAttribute('datetime') === date;
+      row.classList.toggle('today', isToday);
+      set(row, 'aria-current', isToday ? 'date' : null);
+    });
+    var at = next.getAttribute('data-at');
+    text(label, box.getAttribute(next.hasAttribute('data-event') ? 'data-label-event' : 'data-label-prayer'));
+    text(name, next.getAttribute('data-name'));
+    set(time, 'datetime', at);
+    text(time, next.querySelector('time').textContent);
+    var s = Math.floor((Date.parse(at) - now) / 1000);
+    text(left, pad(Math.floor(s / 3600)) + ':' + pad(Math.floor(s / 60) % 60) + ':' + pad(s % 60));
+    counting.hidden = false;
+    box.hidden = false;
+  }
+
+  // A reload, not a plain visit of the link: the copy the browser keeps may still count as fresh by its own clock.
+  var reload = prompt.querySelector('a');
+  if (reload) reload.addEventListener('click', function (event) { event.preventDefault(); location.reload(); });
+
   tick();
   setInterval(tick, 1000);
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) tick(); });
+  window.addEventListener('pageshow', tick);
+  window.addEventListener('focus', tick);
 })();
