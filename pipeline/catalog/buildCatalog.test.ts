@@ -11,8 +11,10 @@ import {
   CatalogInputError,
   defaultSources,
   readAdmin1Names,
+  readAdmin2Names,
   readDistrictCoordinates,
   readGeoNamesCities,
+  readTurkishNeighbourhoods,
   readTurkishProvinces,
   type CatalogSources,
 } from './sources.js';
@@ -25,7 +27,9 @@ beforeAll(() => {
   inputs = {
     cities: readGeoNamesCities(s.cities500),
     admin1Names: readAdmin1Names(s.admin1),
+    admin2Names: readAdmin2Names(s.admin2),
     provinces: readTurkishProvinces(s.turkishProvinces, s.turkishDistricts),
+    neighbourhoods: readTurkishNeighbourhoods(s.turkishNeighbourhoods),
     districtCoordinates: readDistrictCoordinates(s.turkishDistrictCoordinates),
   };
   build = buildCatalog(inputs);
@@ -115,12 +119,16 @@ describe('a missing or malformed input', () => {
     const s: CatalogSources = {
       cities500: path.join(dir, 'cities500.txt'),
       admin1: path.join(dir, 'admin1.json'),
+      admin2: path.join(dir, 'admin2.json'),
       turkishProvinces: path.join(dir, 'cityList.json'),
       turkishDistricts: path.join(dir, 'districtsByCityCode.json'),
+      turkishNeighbourhoods: path.join(dir, 'neighbourhoods.json'),
       turkishDistrictCoordinates: path.join(dir, 'Turkey-TR'),
     };
     copyFileSync(original.cities500, s.cities500);
     copyFileSync(original.admin1, s.admin1);
+    copyFileSync(original.admin2, s.admin2);
+    copyFileSync(original.turkishNeighbourhoods, s.turkishNeighbourhoods);
     copyFileSync(original.turkishProvinces, s.turkishProvinces);
     copyFileSync(original.turkishDistricts, s.turkishDistricts);
     cpSync(original.turkishDistrictCoordinates, s.turkishDistrictCoordinates, { recursive: true });
@@ -133,6 +141,8 @@ describe('a missing or malformed input', () => {
     ['a cities500 row cut short', (s) => writeFileSync(s.cities500, readFileSync(s.cities500, 'utf8').replace(/\t[^\t]*\n/, '\n')), /line 1: 18 columns/],
     ['a cities500 row with a bad latitude', (s) => writeFileSync(s.cities500, readFileSync(s.cities500, 'utf8').replace(/^([^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t)[^\t]*/, '$1north')), /coordinates "north/],
     ['admin1 not JSON', (s) => writeFileSync(s.admin1, '{"code": '), /admin1 at .* is not valid JSON/],
+    ['admin2 not an array', (s) => writeFileSync(s.admin2, '{}'), /admin2 at .* is not an array/],
+    ['neighbourhoods of a district not a list', (s) => writeFileSync(s.turkishNeighbourhoods, '{"34": {"Kadıköy": "Moda"}}'), /no list of names for 34\/Kadıköy/],
     ['a province without districts', (s) => writeFileSync(s.turkishDistricts, '{"01": ["Seyhan"]}'), /no list of names for province 02/],
     ['no district coordinates', (s) => (s.turkishDistrictCoordinates = '/nonexistent'), /Turkey folder not found/],
   ];

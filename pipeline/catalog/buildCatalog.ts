@@ -3,9 +3,14 @@
 // unique site path. Pure but for the zone at a point (geo-tz's boundary data, a pinned package): the same inputs give
 // the same catalog.
 import { foldName, slugify } from './textFold.js';
+import { qualifiers } from './namesakes.js';
+import { countrySlug, formerPaths, formerPlaceSlug, placeSlug, regionSlug, uniquePaths, type PathClaim } from './placePaths.js';
+import { TurkishSpellings } from './turkishNames.js';
 import { placeZoneAt } from '../zones/zoneAtPoint.js';
 import { canonicalZoneName } from '../zones/zoneRules.js';
 import type { DistrictCoordinates, GeoNamesCity, TurkishProvince } from './sources.js';
+
+export { countrySlug } from './placePaths.js';
 
 export type PlaceType = 'city' | 'district';
 
@@ -26,7 +31,10 @@ export interface CatalogPlace {
   name: string;
   type: PlaceType;
   country: string;
+  /** The province, state or other first-level region; '' where the sources name none (most of Vietnam and Norway). */
   region: string;
+  /** Tells the place from a same-named one in its region (namesakes.ts): a district or coordinates; '' for most. */
+  qualifier: string;
   latitude: number;
   longitude: number;
   timeZone: string;
@@ -55,6 +63,8 @@ export interface DistrictSnap {
 
 export interface CatalogBuild {
   places: CatalogPlace[];
+  /** The paths places had under the slug rule before (placePaths.ts) → the index of the place, now at another path. */
+  formerPaths: Map<string, number>;
   districts: DistrictSnap[];
   /** The rank weight given to districts without a population: the median of those with one. */
   districtRankWeight: number;
@@ -63,7 +73,10 @@ export interface CatalogBuild {
 export interface CatalogInputs {
   cities: GeoNamesCity[];
   admin1Names: ReadonlyMap<string, string>;
+  admin2Names: ReadonlyMap<string, string>;
   provinces: TurkishProvince[];
+  /** Plate code → the province's neighbourhood and village names (their Turkish spelling). */
+  neighbourhoods: ReadonlyMap<string, readonly string[]>;
   districtCoordinates: ReadonlyMap<string, DistrictCoordinates[]>;
 }
 
@@ -74,14 +87,6 @@ const SNAP_KM = 20;
 const TURKEY = 'TR';
 const TURKEY_ZONE = 'Europe/Istanbul';
 const CENTRAL_DISTRICT = 'merkez';
-
-const englishCountryNames = new Intl.DisplayNames('en', { type: 'region' });
-/** Path segments for countries whose current English name differs from the slug the site uses. */
-const COUNTRY_SLUG_OVERRIDES: Readonly<Record<string, string>> = { TR: 'turkey' };
-
-export function countrySlug(country: string): string {
-  return COUNTRY_SLUG_OVERRIDES[country] ?? slugify(englishCountryNames.of(country) ?? country);
-}
 
 /** GeoNames calls some Turkish provinces "X Province"; the official name is X. */
 const regionName = (admin1Name: string | undefined): string => (admin1Name ?? '').replace(/ Province$/, '');
@@ -179,6 +184,7 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
         type: 'district',
         country: TURKEY,
         region: province.name,
+        qualifier: '',
         latitude: lat,
         longitude: lon,
         timeZone: TURKEY_ZONE,
@@ -199,50 +205,50 @@ export function buildCatalog(inputs: CatalogInputs): CatalogBuild {
     const admin1 = admin1OfProvince.get(foldName(p.name));
     if (admin1) provinceByAdmin1.set(admin1, p.name);
   }
+  const spellings = new TurkishSpellings(inputs.provinces, inputs.neighbourhoods);
 
+  // What each place is besides its catalog fields: the path it had under the former slug rule, its district.
+  const extra = new Map<CatalogPlace, { formerPath: string; area: string; geonameId: number }>();
+  for (const d of districtPlaces) extra.set(d, { formerPath: d.path, area: '', geonameId: 0 });
   const cityPlaces: CatalogPlace[] = selected
     .filter((c) => !absorbed.has(c.geonameId))
     .map((c) => {
-      const region =
-        c.country === TURKEY ? provinceByAdmin1.get(c.admin1) ?? '' : regionName(inputs.admin1Names.get(`${c.country}.${c.admin1}`));
-      return {
+      const turkish = c.country === TURKEY;
+      const region = turkish ? provinceByAdmin1.get(c.admin1) ?? '' : regionName(inputs.admin1Names.get(`${c.country}.${c.admin1}`));
+      const name = turkish ? spellings.spell(region, c.name) : c.name;
+      const area = c.admin2 ? inputs.admin2Names.get(`${c.country}.${c.admin1}.${c.admin2}`) ?? '' : '';
+      const fallback = `place-${c.geonameId}`;
+      const regionPath = `${countrySlug(c.country)}/${regionSlug(region)}`;
+      const place: CatalogPlace = {
         id: `g${c.geonameId}`,
-        name: c.name,
+        name,
         type: 'city' as const,
         country: c.country,
         region,
+        qualifier: '',
         latitude: c.latitude,
         longitude: c.longitude,
         timeZone: placeZone(c),
         population: c.population > 0 ? c.population : undefined,
         rankWeight: c.population,
-        path: `${countrySlug(c.country)}/${slugify(region) || 'all'}/${slugify(c.asciiName || c.name) || `place-${c.geonameId}`}`,
-        ...namesOf([c.name, c.asciiName], c.alternateNames),
+        path: `${regionPath}/${placeSlug(name, c.asciiName, fallback)}`,
+        ...namesOf([name, c.name, c.asciiName], c.alternateNames),
       };
+      extra.set(place, {
+        formerPath: `${regionPath}/${formerPlaceSlug(c.name, c.asciiName, fallback)}`,
+        area: turkish && area ? spellings.spell(region, area) : area,
+        geonameId: c.geonameId,
+      });
+      return place;
     });
 
-  return { places: assignUniquePaths([...districtPlaces, ...cityPlaces]), districts: snaps, districtRankWeight };
-}
-
-/**
- * Two places may want one path; the district, else the larger population, else the older GeoNames id keeps it,
- * and each other place gets its id appended, which no later data can take from it.
- */
-function assignUniquePaths(places: CatalogPlace[]): CatalogPlace[] {
-  const byPath = new Map<string, CatalogPlace[]>();
-  for (const p of places) {
-    const list = byPath.get(p.path);
-    if (list) list.push(p);
-    else byPath.set(p.path, [p]);
-  }
-  const idNumber = (p: CatalogPlace) => (p.id.startsWith('g') ? Number(p.id.slice(1)) : 0);
-  for (const group of byPath.values()) {
-    if (group.length < 2) continue;
-    group.sort(
-      (a, b) =>
-        Number(b.type === 'district') - Number(a.type === 'district') || b.rankWeight - a.rankWeight || idNumber(a) - idNumber(b),
-    );
-    for (const p of group.slice(1)) p.path = `${p.path}-${p.id.replace(/^g/, '')}`;
-  }
-  return places.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const places = [...districtPlaces, ...cityPlaces].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const claims = places.map((p) => ({ district: p.type === 'district', rankWeight: p.rankWeight, geonameId: extra.get(p)!.geonameId }));
+  const former = uniquePaths(places.map((p, i): PathClaim => ({ ...claims[i], wanted: extra.get(p)!.formerPath })));
+  const paths = uniquePaths(places.map((p, i): PathClaim => ({ ...claims[i], wanted: p.path, held: former[i] === p.path })));
+  // Of namesakes, the one that kept its bare path keeps its bare name.
+  const qualified = qualifiers(places.map((p, i) => ({ ...p, ...claims[i], held: paths[i] === p.path, area: extra.get(p)!.area })));
+  places.forEach((p, i) => (p.path = paths[i]));
+  places.forEach((p, i) => (p.qualifier = qualified[i]));
+  return { places, formerPaths: formerPaths(paths, former), districts: snaps, districtRankWeight };
 }

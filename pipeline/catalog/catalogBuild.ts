@@ -1,6 +1,6 @@
 // `catalog build`: read the sources, assemble, write; and say what was read, written and snapped.
 import { buildCatalog, type CatalogBuild } from './buildCatalog.js';
-import { CATALOG_FORMAT, writeCatalog } from './catalogFile.js';
+import { CATALOG_FORMAT, formerPathsOf, writeCatalog } from './catalogFile.js';
 import { buildSearchIndex } from './searchIndex.js';
 import { buildSpatialOrder } from './spatialIndex.js';
 import { buildZoneIndex, type ZoneIndexBuild } from '../zones/zoneIndexBuild.js';
@@ -8,8 +8,10 @@ import { writeZoneIndex } from '../zones/zoneIndexFile.js';
 import {
   defaultSources,
   readAdmin1Names,
+  readAdmin2Names,
   readDistrictCoordinates,
   readGeoNamesCities,
+  readTurkishNeighbourhoods,
   readTurkishProvinces,
   sourceVersions,
   type CatalogSources,
@@ -49,9 +51,11 @@ export function runCatalogBuild(dataDir: string, sources: CatalogSources = defau
   const started = performance.now();
   const cities = readGeoNamesCities(sources.cities500);
   const admin1Names = readAdmin1Names(sources.admin1);
+  const admin2Names = readAdmin2Names(sources.admin2);
   const provinces = readTurkishProvinces(sources.turkishProvinces, sources.turkishDistricts);
+  const neighbourhoods = readTurkishNeighbourhoods(sources.turkishNeighbourhoods);
   const districtCoordinates = readDistrictCoordinates(sources.turkishDistrictCoordinates);
-  const build = buildCatalog({ cities, admin1Names, provinces, districtCoordinates });
+  const build = buildCatalog({ cities, admin1Names, admin2Names, provinces, neighbourhoods, districtCoordinates });
   const { file, bytes } = writeCatalog(dataDir, {
     format: CATALOG_FORMAT,
     builtAt: now.toISOString(),
@@ -59,6 +63,7 @@ export function runCatalogBuild(dataDir: string, sources: CatalogSources = defau
     places: build.places.map(({ names: _names, ...stored }) => stored),
     search: buildSearchIndex(build.places),
     spatialOrder: buildSpatialOrder(build.places),
+    formerPaths: formerPathsOf(build.formerPaths),
   });
   const seconds = (performance.now() - started) / 1000;
   const zones = runZoneIndexBuild(dataDir);
@@ -69,8 +74,10 @@ export function runCatalogBuild(dataDir: string, sources: CatalogSources = defau
     read: {
       'GeoNames cities500 rows': cities.length,
       'admin1 regions': admin1Names.size,
+      'admin2 districts': admin2Names.size,
       'Turkish provinces': provinces.length,
       'Turkish districts': provinces.reduce((n, p) => n + p.districts.length, 0),
+      'Turkish neighbourhood and village names': [...neighbourhoods.values()].reduce((n, list) => n + list.length, 0),
       'provinces with district coordinates': districtCoordinates.size,
     },
     seconds,
@@ -88,6 +95,8 @@ export function formatCatalogReport(result: CatalogBuildResult): string {
     `Wrote ${result.file} (${(result.bytes / 1e6).toFixed(1)} MB) in ${result.seconds.toFixed(1)} s:`,
     `  ${build.places.length} places: ${build.places.length - districts} cities, ${districts} Turkish districts`,
     `  districts without a population rank as ${build.districtRankWeight} people (the median of those with one)`,
+    `  ${build.places.filter((p) => p.qualifier).length} places told from a namesake in their region by a qualifier; ` +
+      `${build.places.filter((p) => !p.region).length} without a region; ${build.formerPaths.size} former paths kept as aliases`,
     formatZoneIndexReport(result.zones),
   );
   const snapped = build.districts.filter((d) => d.geonameId !== undefined);

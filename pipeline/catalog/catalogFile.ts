@@ -6,7 +6,10 @@ import { Packr } from 'msgpackr';
 import type { CatalogPlace } from './buildCatalog.js';
 import type { SearchIndex } from './searchIndex.js';
 
-export const CATALOG_FORMAT = 2;
+/**
+ * 3: places have a qualifier, Turkish names their Turkish spelling, slugs one folding, and former paths are kept.
+ */
+export const CATALOG_FORMAT = 3;
 
 /** A place as stored: its names live in the search index. */
 export type StoredPlace = Omit<CatalogPlace, 'names'>;
@@ -19,6 +22,18 @@ export interface CatalogFile {
   search: SearchIndex;
   /** The k-d tree of the places (spatialIndex.ts). */
   spatialOrder: Int32Array;
+  /** Paths places had under the former slug rule (placePaths.ts), each with the index of its place now. */
+  formerPaths: FormerPaths;
+}
+
+export interface FormerPaths {
+  paths: string[];
+  places: Int32Array;
+}
+
+export function formerPathsOf(aliases: ReadonlyMap<string, number>): FormerPaths {
+  const paths = [...aliases.keys()].sort();
+  return { paths, places: Int32Array.from(paths, (p) => aliases.get(p)!) };
 }
 
 /** `moreTypes` keeps typed arrays typed (by default msgpackr gives them back as bytes). */
@@ -48,6 +63,7 @@ export function readCatalog(dataDir: string): CatalogFile | undefined {
     catalog?.format !== CATALOG_FORMAT ||
     !Array.isArray(catalog.places) ||
     !(catalog.spatialOrder instanceof Int32Array) ||
+    !(catalog.formerPaths?.places instanceof Int32Array) ||
     !(catalog.search?.postings?.values instanceof Int32Array)
   ) {
     throw new Error(`${file} is not a catalog of format ${CATALOG_FORMAT}; rebuild it with: npm run cli -- catalog build`);

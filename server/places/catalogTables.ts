@@ -23,7 +23,11 @@ export interface SharedCatalog {
   types: string[];
   countries: string[];
   regions: string[];
+  qualifiers: string[];
   zones: string[];
+  /** Former paths (catalogFile.ts, FormerPaths), sorted, and the place now at each: small, cloned per thread. */
+  formerPaths: string[];
+  formerPathPlaces: Int32Array;
 }
 
 /** Open addressing over paths: slots of place indexes (-1 empty), a power of two at least twice the places. */
@@ -58,7 +62,9 @@ function codeUnits(strings: readonly string[]): { chars: Uint16Array; offsets: I
 }
 
 /** Builds the shared form of a catalog as read from its file. */
-export function buildSharedCatalog(catalog: Pick<CatalogFile, 'builtAt' | 'places' | 'search' | 'spatialOrder'>): SharedCatalog {
+export function buildSharedCatalog(
+  catalog: Pick<CatalogFile, 'builtAt' | 'places' | 'search' | 'spatialOrder'> & Partial<Pick<CatalogFile, 'formerPaths'>>,
+): SharedCatalog {
   const places = catalog.places;
   const n = places.length;
   const dictionary = () => {
@@ -80,6 +86,7 @@ export function buildSharedCatalog(catalog: Pick<CatalogFile, 'builtAt' | 'place
   const types = dictionary();
   const countries = dictionary();
   const regions = dictionary();
+  const qualifiers = dictionary();
   const zones = dictionary();
 
   const arrays: Record<string, Float64Array | Int32Array | Uint16Array | Uint8Array> = {};
@@ -91,6 +98,7 @@ export function buildSharedCatalog(catalog: Pick<CatalogFile, 'builtAt' | 'place
   const type = (arrays.type = new Uint16Array(n));
   const country = (arrays.country = new Uint16Array(n));
   const region = (arrays.region = new Uint16Array(n));
+  const qualifier = (arrays.qualifier = new Uint16Array(n));
   const zone = (arrays.zone = new Uint16Array(n));
   // id, name and path of place i: text[textOffsets[3i + k] .. textOffsets[3i + k + 1]).
   const encoded = places.map((p) => [Buffer.from(p.id), Buffer.from(p.name), Buffer.from(p.path)]);
@@ -109,6 +117,7 @@ export function buildSharedCatalog(catalog: Pick<CatalogFile, 'builtAt' | 'place
     type[i] = types.of(p.type);
     country[i] = countries.of(p.country);
     region[i] = regions.of(p.region);
+    qualifier[i] = qualifiers.of(p.qualifier ?? '');
     zone[i] = zones.of(p.timeZone);
   });
   arrays.unit = unitVectors(places);
@@ -143,7 +152,19 @@ export function buildSharedCatalog(catalog: Pick<CatalogFile, 'builtAt' | 'place
     const [kind, offset, length] = layout[name];
     new CONSTRUCTORS[kind](buffer as unknown as ArrayBuffer, offset, length).set(array as never);
   }
-  return { builtAt: catalog.builtAt, count: n, buffer, layout, types: types.values, countries: countries.values, regions: regions.values, zones: zones.values };
+  return {
+    builtAt: catalog.builtAt,
+    count: n,
+    buffer,
+    layout,
+    types: types.values,
+    countries: countries.values,
+    regions: regions.values,
+    qualifiers: qualifiers.values,
+    zones: zones.values,
+    formerPaths: catalog.formerPaths?.paths ?? [],
+    formerPathPlaces: catalog.formerPaths?.places ?? new Int32Array(0),
+  };
 }
 
 /** Sorted strings stored as UTF-16 code units, compared as JavaScript compares strings. */
@@ -205,6 +226,7 @@ export class CatalogTables {
   readonly type: Uint16Array;
   readonly country: Uint16Array;
   readonly region: Uint16Array;
+  readonly qualifier: Uint16Array;
   readonly zone: Uint16Array;
   /** Unit vectors on the sphere, three per place (spatialIndex.ts). */
   readonly unit: Float64Array;
@@ -216,7 +238,9 @@ export class CatalogTables {
   readonly types: readonly string[];
   readonly countries: readonly string[];
   readonly regions: readonly string[];
+  readonly qualifiers: readonly string[];
   readonly zones: readonly string[];
+  private readonly formerPaths: ReadonlyMap<string, number>;
   private readonly text: Buffer;
   private readonly textOffsets: Int32Array;
   private readonly pathSlots: Int32Array;
@@ -235,6 +259,7 @@ export class CatalogTables {
     this.type = view('type');
     this.country = view('country');
     this.region = view('region');
+    this.qualifier = view('qualifier');
     this.zone = view('zone');
     this.unit = view('unit');
     this.spatialOrder = view('spatialOrder');
@@ -249,7 +274,9 @@ export class CatalogTables {
     this.types = shared.types;
     this.countries = shared.countries;
     this.regions = shared.regions;
+    this.qualifiers = shared.qualifiers;
     this.zones = shared.zones;
+    this.formerPaths = new Map(shared.formerPaths.map((p, k) => [p, shared.formerPathPlaces[k]]));
   }
 
   private string(i: number, k: number): string {
@@ -278,6 +305,11 @@ export class CatalogTables {
     }
   }
 
+  /** The place whose former path this is (catalogFile.ts, FormerPaths), or -1. */
+  indexOfFormerPath(path: string): number {
+    return this.formerPaths.get(path) ?? -1;
+  }
+
   /** Place i as the catalog file gives it (the same fields in the same order). */
   place(i: number): StoredPlace {
     const population = this.population[i];
@@ -287,6 +319,7 @@ export class CatalogTables {
       type: this.types[this.type[i]] as StoredPlace['type'],
       country: this.countries[this.country[i]],
       region: this.regions[this.region[i]],
+      qualifier: this.qualifiers[this.qualifier[i]],
       latitude: this.latitude[i],
       longitude: this.longitude[i],
       timeZone: this.zones[this.zone[i]],

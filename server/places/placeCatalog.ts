@@ -136,15 +136,27 @@ export class PlaceCatalog {
     return this.search.search(parsed.folded, limit, parsed.filter).map((i) => this.place(i));
   }
 
-  /** The `city` parameter: a site path (with `/`), matched exactly, else the best match by name; none: undefined. */
+  /**
+   * The `city` parameter: a site path (with `/`), matched exactly (or a path the place had before, so that clients
+   * keep working: catalogFile.ts, FormerPaths), else the best match by name; none: undefined.
+   */
   resolve(text: string): StoredPlace | undefined {
-    if (text.includes('/')) return this.byPath(text.toLowerCase().replace(/^\/+|\/+$/g, ''));
+    if (text.includes('/')) {
+      const path = text.toLowerCase().replace(/^\/+|\/+$/g, '');
+      return this.byPath(path) ?? this.byFormerPath(path);
+    }
     return this.find(text, 1)[0];
   }
 
   /** The place at a site path (`turkey/istanbul/kadikoy`), exactly as written; none: undefined. */
   byPath(placePath: string): StoredPlace | undefined {
     const i = this.tables.indexOfPath(placePath);
+    return i === -1 ? undefined : this.place(i);
+  }
+
+  /** The place that was at a site path before the slug rule changed (the site answers it with a 301); none: undefined. */
+  byFormerPath(placePath: string): StoredPlace | undefined {
+    const i = this.tables.indexOfFormerPath(placePath);
     return i === -1 ? undefined : this.place(i);
   }
 

@@ -5,7 +5,8 @@ import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 export interface DirectoryRegion {
   /** `turkey/istanbul` */
   path: string;
-  /** The region's name as the catalog has it (`İstanbul`). */
+  /** The region's name as the catalog has it (`İstanbul`); '' for the places whose region the sources do not name
+   * (`norway/all`). */
   name: string;
   country: string;
   /** Its places, by name. */
@@ -17,7 +18,7 @@ export interface DirectoryCountry {
   path: string;
   /** ISO 3166 alpha-2. */
   code: string;
-  /** Its regions, by name. */
+  /** Its regions, by name; the one without a name last. */
   regions: readonly DirectoryRegion[];
   placeCount: number;
   /** Its most populous places, largest first (at most 12). */
@@ -49,7 +50,7 @@ export class PlaceDirectory {
       this.byPath.set(path, entry);
     }
     this.countries = [...countries].map(([path, c]) => {
-      c.regions.sort((a, b) => collator.compare(a.name, b.name));
+      c.regions.sort((a, b) => Number(a.name === '') - Number(b.name === '') || collator.compare(a.name, b.name));
       const all = c.regions.flatMap((r) => r.places);
       const largest = all.filter((p) => p.population !== undefined).sort((a, b) => b.population! - a.population!).slice(0, 12);
       const country: DirectoryCountry = { path, code: c.code, regions: c.regions, placeCount: all.length, largest };

@@ -11,7 +11,8 @@ import { writeCalendar, type CalendarEvent } from './icalendar.js';
 import type { SiteContext } from './siteContext.js';
 import { decodeLeniently, type SitePage, type SiteRequest } from './sitePage.js';
 import { DAY_PRAYERS, prayerInstants, type DayPrayer } from './wallClock.js';
-import { countryName, WORDS } from './words.js';
+import { placeLabel, placeWhere } from './placeNames.js';
+import { WORDS } from './words.js';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 /** The parameters of the page the feed passes on to the API. */
@@ -78,7 +79,7 @@ export function calendarOf(request: SiteRequest, ctx: SiteContext, place: Stored
       events.push({ uid: `${place.id}-${compact}-${prayer}-${method}-${madhab}@${host}`, start: instants[i], duration: EVENT_DURATION, summary: names[prayer] });
     });
   }
-  const where = `${place.name}, ${place.region}, ${countryName(place.country, language)}`;
+  const where = `${placeLabel(place)}, ${placeWhere(place, language)}`;
   const search = new URLSearchParams(parameters).toString();
   const today = localDate(request.now, place.timeZone);
   const body = writeCalendar({
@@ -109,7 +110,8 @@ export function calendarFeeds(request: SiteRequest, ctx: SiteContext): SitePage 
     if (place) return calendarOf(request, ctx, place, language);
     // Another spelling of a known place's path (case, slashes, percent-encoding): its canonical feed.
     const canonical = decodeLeniently(placePath).toLowerCase().split('/').filter((s) => s !== '').join('/');
-    const known = canonical !== placePath ? catalog.byPath(canonical) : undefined;
+    // …or the path it had before the slug rule changed (placePaths.ts): subscriptions made then keep working.
+    const known = (canonical !== placePath ? catalog.byPath(canonical) : undefined) ?? catalog.byFormerPath(canonical);
     if (!known) return undefined;
     const search = new URLSearchParams(feedParameters(request.query)).toString();
     return { status: 301, body: '', location: placeCalendarUrl(request.base, language, known.path) + (search && `?${search}`), validUntil: request.now + 3_600_000 };

@@ -1,5 +1,5 @@
-// The chooser at `/` (both languages), and each language's home: the search form, the most populous places and
-// every country.
+// The chooser at `/` (both languages), and each language's home: the search form, the largest cities of the world
+// and every country; the Turkish home opens with Türkiye's 81 provinces, as Diyanet's site does.
 import { CHOOSER_PATH, LANGUAGE_HOME_PATH, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import { directoryOf } from '../places/placeDirectory.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
@@ -8,22 +8,23 @@ import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
 import { lastPlaceSlot, nearMe } from './nearPage.js';
+import { placeLabel } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { countryName, WORDS } from './words.js';
 
 const HOME_VALID_MS = 3_600_000;
-const POPULAR_COUNT = 24;
+const LARGEST_COUNT = 24;
 const TURKEY_PATH = 'turkey';
 
-const popularByCatalog = new WeakMap<readonly StoredPlace[], StoredPlace[]>();
+const largestByCatalog = new WeakMap<readonly StoredPlace[], StoredPlace[]>();
 
-/** The most populous places of the catalog, largest first. */
-function popular(catalog: PlaceCatalog): StoredPlace[] {
-  let list = popularByCatalog.get(catalog.places);
+/** The most populous places of the catalog, largest first (what the site knows; not what people look at most). */
+function largestCities(catalog: PlaceCatalog): StoredPlace[] {
+  let list = largestByCatalog.get(catalog.places);
   if (!list) {
-    list = catalog.places.filter((p) => p.population !== undefined).sort((a, b) => b.population! - a.population!).slice(0, POPULAR_COUNT);
-    popularByCatalog.set(catalog.places, list);
+    list = catalog.places.filter((p) => p.population !== undefined).sort((a, b) => b.population! - a.population!).slice(0, LARGEST_COUNT);
+    largestByCatalog.set(catalog.places, list);
   }
   return list;
 }
@@ -56,8 +57,9 @@ function home(request: SiteRequest, ctx: SiteContext, language: SiteLanguage): S
   const countries = catalog
     ? directoryOf(catalog.places).countries.map((c) => ({ path: c.path, name: countryName(c.code, language) })).sort((a, b) => a.name.localeCompare(b.name, language))
     : [];
-  // Every Turkish district is in the catalog: the provinces are one click from home, as on Diyanet's site.
-  const turkey = catalog && directoryOf(catalog.places).country(TURKEY_PATH);
+  // Every Turkish district is in the catalog: on the Turkish home the provinces come first, one click away, as on
+  // Diyanet's site; the English home opens with the world's largest cities (Türkiye is among the countries).
+  const turkey = language === 'tr' && catalog && directoryOf(catalog.places).country(TURKEY_PATH);
   const main = html`<h1>${w.siteName}</h1>
 <p class="lede">${w.tagline}</p>
 ${lastPlaceSlot(language)}
@@ -65,8 +67,8 @@ ${searchForm(language)}
 ${nearMe(language)}
 ${turkey && html`<h2>${w.regionsOf(countryName(turkey.code, language))}</h2>
 <ul class="list">${turkey.regions.map((r) => html`<li><a href="${placePagePath(language, r.path)}">${r.name}</a></li>`)}</ul>`}
-${catalog && html`<h2>${w.popular}</h2>
-<ul class="list">${popular(catalog).map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${countryName(p.country, language)}</span></li>`)}</ul>
+${catalog && html`<h2>${w.largestCities}</h2>
+<ul class="list">${largestCities(catalog).map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a> <span class="note">${countryName(p.country, language)}</span></li>`)}</ul>
 <h2>${w.countries}</h2>
 <ul class="list">${countries.map((c) => html`<li><a href="${placePagePath(language, c.path)}">${c.name}</a></li>`)}</ul>`}`;
   return {

@@ -42,7 +42,8 @@ export function page(base: string, frame: Frame): Html {
   const w = WORDS[frame.language];
   const other: SiteLanguage = frame.language === 'tr' ? 'en' : 'tr';
   const otherPath = frame.alternates?.[other] ?? LANGUAGE_HOME_PATH[other];
-  const crumbs = frame.crumbs ?? [];
+  // A crumb without a name would be an empty link (axe's link-name) and an empty JSON-LD item: left out.
+  const crumbs = (frame.crumbs ?? []).filter((c) => c.name !== '');
   return html`<!doctype html>
 <html lang="${frame.language}">
 <head>

@@ -1,6 +1,7 @@
 // Everything under the place prefixes (`/tr/namaz-vakitleri`, `/en/prayer-times`): a place's page, the index of a
 // country (its regions) and of a region (its places). A known page reached by another spelling of its path (case,
-// slashes, percent-encoding) is sent to its canonical URL with a 301; anything else there is the localized 404.
+// slashes, percent-encoding) or by the path it had before the slug rule changed (`eminoenue` → `eminonu`) is sent
+// to its canonical URL with a 301; anything else there is the localized 404.
 import { ApiError } from '../errors.js';
 import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import { directoryOf, type DirectoryCountry, type DirectoryRegion } from '../places/placeDirectory.js';
@@ -8,6 +9,7 @@ import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { withCountrySlug } from './countryAliases.js';
 import { crumbsOf, placePage } from './placePage.js';
+import { placeLabel, regionLabel } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import { decodeLeniently, type SitePage, type SiteRequest } from './sitePage.js';
 import { countryName, formatNumber, WORDS } from './words.js';
@@ -25,26 +27,30 @@ function redirect(location: string, now: number): SitePage {
 function countryPage(request: SiteRequest, language: SiteLanguage, country: DirectoryCountry): SitePage {
   const w = WORDS[language];
   const name = countryName(country.code, language);
+  const count = (n: number): string => w.placeCount(formatNumber(n, language), n);
   const main = html`<h1>${w.regionsOf(name)}</h1>
-<p class="lede">${formatNumber(country.placeCount, language)} · ${name}</p>
-${country.largest.length > 0 && html`<h2>${w.popular}</h2>
-<ul class="list">${country.largest.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${p.region}</span></li>`)}</ul>`}
+<p class="lede">${name} · ${count(country.placeCount)}</p>
+${country.largest.length > 0 && html`<h2>${w.largestCities}</h2>
+<ul class="list">${country.largest.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a>${p.region && html` <span class="note">${p.region}</span>`}</li>`)}</ul>`}
 <h2>${w.regions}</h2>
-<ul class="list">${country.regions.map((r) => html`<li><a href="${placePagePath(language, r.path)}">${r.name}</a> <span class="note">(${formatNumber(r.places.length, language)})</span></li>`)}</ul>`;
+<ul class="list">${country.regions.map((r) => html`<li><a href="${placePagePath(language, r.path)}">${regionLabel(r.name, language)}</a> <span class="note">(${count(r.places.length)})</span></li>`)}</ul>`;
   return indexPage(request, language, country.path, `${w.regionsOf(name)} · ${w.siteName}`, w.regionsOf(name), crumbsOf(language, [{ path: country.path, name }]), main);
 }
 
 function regionPage(request: SiteRequest, language: SiteLanguage, country: DirectoryCountry, region: DirectoryRegion): SitePage {
   const w = WORDS[language];
   const name = countryName(country.code, language);
-  const main = html`<h1>${w.placesIn(region.name)}</h1>
-<p class="lede">${region.name}, ${name} · ${formatNumber(region.places.length, language)}</p>
-<ul class="list">${region.places.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a></li>`)}</ul>`;
+  // The places whose region the sources do not name (`norway/all`) are the country's "other places".
+  const heading = region.name ? w.placesIn(region.name) : w.otherPlacesOf(name);
+  const places = region.places.length;
+  const main = html`<h1>${heading}</h1>
+<p class="lede">${region.name ? `${region.name}, ${name}` : name} · ${w.placeCount(formatNumber(places, language), places)}</p>
+<ul class="list">${region.places.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a></li>`)}</ul>`;
   const crumbs = crumbsOf(language, [
     { path: country.path, name },
-    { path: region.path, name: region.name },
+    { path: region.path, name: regionLabel(region.name, language) },
   ]);
-  return indexPage(request, language, region.path, `${w.placesIn(region.name)}, ${name} · ${w.siteName}`, w.placesIn(region.name), crumbs, main);
+  return indexPage(request, language, region.path, `${region.name ? `${heading}, ${name}` : heading} · ${w.siteName}`, heading, crumbs, main);
 }
 
 function indexPage(request: SiteRequest, language: SiteLanguage, sitePath: string, title: string, description: string, crumbs: ReturnType<typeof crumbsOf>, main: ReturnType<typeof html>): SitePage {
@@ -82,6 +88,9 @@ export function placePages(request: SiteRequest, ctx: SiteContext): SitePage | u
     if (canonical !== rest && (catalog.byPath(canonical) || directory.country(canonical) || directory.region(canonical))) {
       return redirect(`${request.base}${placePagePath(language, canonical)}`, request.now);
     }
+    // A place's path before the slug rule changed (placePaths.ts): its page now.
+    const moved = catalog.byFormerPath(canonical);
+    if (moved) return redirect(`${request.base}${placePagePath(language, moved.path)}`, request.now);
     // The country by its name in Turkish or English (`turkiye/…`): countryAliases.ts.
     const renamed = withCountrySlug(directory, canonical);
     if (renamed && (catalog.byPath(renamed) || directory.country(renamed) || directory.region(renamed))) {

@@ -4,9 +4,10 @@ import { SEARCH_PATH, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '.
 import { html } from '../web/html.js';
 import { page } from './layout.js';
 import { searchForm } from './errorPages.js';
+import { placeLabel, placeWhere } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
-import { countryName, WORDS } from './words.js';
+import { WORDS } from './words.js';
 
 const RESULTS = 30;
 const MAX_QUERY = 100;
@@ -20,7 +21,7 @@ function results(request: SiteRequest, ctx: SiteContext, language: SiteLanguage)
 ${searchForm(language, query, query === '')}
 ${query !== '' && query.length < 2 && html`<p>${w.searchTooShort}</p>`}
 ${query.length >= 2 && found.length === 0 && html`<p>${w.noResults}</p>`}
-${found.length > 0 && html`<ol class="list">${found.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${p.name}</a> <span class="note">${p.region}, ${countryName(p.country, language)}</span></li>`)}</ol>`}`;
+${found.length > 0 && html`<ol class="list">${found.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a> <span class="note">${placeWhere(p, language)}</span></li>`)}</ol>`}`;
   return {
     status: 200,
     body: page(request.base, {
