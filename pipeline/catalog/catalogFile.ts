@@ -8,8 +8,9 @@ import type { SearchIndex } from './searchIndex.js';
 
 /**
  * 3: places have a qualifier, Turkish names their Turkish spelling, slugs one folding, and former paths are kept.
+ * 4: the search index has a typo index (typoIndex.ts).
  */
-export const CATALOG_FORMAT = 3;
+export const CATALOG_FORMAT = 4;
 
 /** A place as stored: its names live in the search index. */
 export type StoredPlace = Omit<CatalogPlace, 'names'>;
@@ -64,7 +65,8 @@ export function readCatalog(dataDir: string): CatalogFile | undefined {
     !Array.isArray(catalog.places) ||
     !(catalog.spatialOrder instanceof Int32Array) ||
     !(catalog.formerPaths?.places instanceof Int32Array) ||
-    !(catalog.search?.postings?.values instanceof Int32Array)
+    !(catalog.search?.postings?.values instanceof Int32Array) ||
+    !(catalog.search?.typo?.present instanceof Int32Array)
   ) {
     throw new Error(`${file} is not a catalog of format ${CATALOG_FORMAT}; rebuild it with: npm run cli -- catalog build`);
   }

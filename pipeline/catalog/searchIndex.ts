@@ -1,6 +1,8 @@
 // The name index of the catalog, built by the pipeline and stored with it so that the server only loads it:
-// sorted folded names with the places under each (best first), and the best places of every short prefix.
+// sorted folded names with the places under each (best first), the best places of every short prefix, and the
+// typo index over the names (typoIndex.ts).
 import type { CatalogPlace } from './buildCatalog.js';
+import { buildTypoIndex, type TypoIndex } from './typoIndex.js';
 
 /** Prefixes up to this length have their best places precomputed; longer ones scan their (short) key range. */
 export const PRECOMPUTED_PREFIX_LENGTH = 3;
@@ -27,6 +29,8 @@ export interface SearchIndex {
   prefixes: string[];
   /** …and their best places, best first. */
   prefixBest: FlatLists;
+  /** The names and their forms with a letter left out, for the names within an edit or two of a query. */
+  typo: TypoIndex;
 }
 
 function flatten(keys: string[], lists: Map<string, number[]>): FlatLists {
@@ -83,5 +87,5 @@ export function buildSearchIndex(places: readonly CatalogPlace[]): SearchIndex {
   }
   const keys = [...byKey.keys()].sort();
   const prefixes = [...byPrefix.keys()].sort();
-  return { keys, postings: flatten(keys, byKey), prefixes, prefixBest: flatten(prefixes, byPrefix) };
+  return { keys, postings: flatten(keys, byKey), prefixes, prefixBest: flatten(prefixes, byPrefix), typo: buildTypoIndex(keys) };
 }

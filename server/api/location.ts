@@ -47,7 +47,12 @@ export function resolvePlace(input: LocationInput, catalog: PlaceCatalog | undef
       throw new ApiError('service_unavailable', 'City lookup is not available: the place catalog has not been built. Use lat and lon meanwhile.');
     }
     const place = catalog.resolve(city);
-    if (!place) throw new ApiError('city_not_found', `No place matches city=${JSON.stringify(city)}; try /api/v1/cities?q= to search.`);
+    if (!place) {
+      // Never a guess in its stead (a typo stays a 404), but the place a search would put first is named.
+      const likely = city.includes('/') ? undefined : catalog.searchPlaces(city, 1, 'people')[0]?.place;
+      const search = likely ? `; did you mean ${likely.name} (city=${likely.path})? Try` : '; try';
+      throw new ApiError('city_not_found', `No place matches city=${JSON.stringify(city)}${search} /api/v1/cities?q= to search.`);
+    }
     return catalogPlace(catalog, place);
   }
   if (lat === undefined || lon === undefined) throw new Error('LOCATION_RULES let a request without a place through');

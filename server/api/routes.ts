@@ -241,7 +241,10 @@ export const ROUTES = [
     path: '/api/v1/cities',
     operationId: 'searchCities',
     summary: 'Search cities and Turkish districts',
-    description: 'Places whose name or alternate name matches q, best first: exact before prefix, then by population.',
+    description:
+      'Places whose name or alternate name matches q, best first: exact before prefix, then by population; a place and its ' +
+      'region or country may be written in either order without a comma. Then, to fill the list, names one or two edits ' +
+      'away (a typo), by closeness and population.',
     params: {
       q: { type: 'string', required: true, minLength: 2, maxLength: 100, description: 'What to search for, at least 2 characters.' },
       limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'How many places at most, 1 to 50.' },
@@ -252,7 +255,7 @@ export const ROUTES = [
       const query = p.q!;
       // Kept: the catalog does not change while the server runs, so the query and the limit say it all.
       const key = `cities|${baseOf(ctx)}|${p.limit}|${query}`;
-      return cachedLiveBody(key) ?? keepLiveBody(key, { query, cities: ctx.catalog.find(query, p.limit!).map((place) => ctx.catalog!.location(place)) }, 'none');
+      return cachedLiveBody(key) ?? keepLiveBody(key, { query, cities: ctx.catalog.searchPlaces(query, p.limit!, 'contract').map((found) => ctx.catalog!.location(found.place)) }, 'none');
     },
   }),
   route({

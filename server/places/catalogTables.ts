@@ -5,6 +5,7 @@
 // keys are stored as UTF-16 code units, so that comparing them orders exactly as JavaScript orders strings.
 import type { CatalogFile, StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import type { FlatLists } from '../../pipeline/catalog/searchIndex.js';
+import type { TypoIndex } from '../../pipeline/catalog/typoIndex.js';
 import { unitVectors } from '../../pipeline/catalog/spatialIndex.js';
 
 type ArrayKind = 'f64' | 'i32' | 'u16' | 'u8';
@@ -139,6 +140,9 @@ export function buildSharedCatalog(
   arrays.prefixOffsets = prefixes.offsets;
   arrays.prefixBestOffsets = catalog.search.prefixBest.offsets;
   arrays.prefixBestValues = catalog.search.prefixBest.values;
+  arrays.typoBuckets = catalog.search.typo.buckets;
+  arrays.typoEntries = catalog.search.typo.entries;
+  arrays.typoPresent = catalog.search.typo.present;
 
   const layout: Layout = {};
   let bytes = 0;
@@ -170,8 +174,9 @@ export function buildSharedCatalog(
 /** Sorted strings stored as UTF-16 code units, compared as JavaScript compares strings. */
 export class SortedStrings {
   constructor(
-    private readonly chars: Uint16Array,
-    private readonly offsets: Int32Array,
+    /** String k is chars[offsets[k] .. offsets[k + 1]). */
+    readonly chars: Uint16Array,
+    readonly offsets: Int32Array,
   ) {}
 
   get length(): number {
@@ -235,6 +240,7 @@ export class CatalogTables {
   readonly postings: FlatLists;
   readonly prefixes: SortedStrings;
   readonly prefixBest: FlatLists;
+  readonly typo: TypoIndex;
   readonly types: readonly string[];
   readonly countries: readonly string[];
   readonly regions: readonly string[];
@@ -267,6 +273,7 @@ export class CatalogTables {
     this.postings = { offsets: view('postingOffsets'), values: view('postingValues') };
     this.prefixes = new SortedStrings(view('prefixChars'), view('prefixOffsets'));
     this.prefixBest = { offsets: view('prefixBestOffsets'), values: view('prefixBestValues') };
+    this.typo = { buckets: view('typoBuckets'), entries: view('typoEntries'), present: view('typoPresent') };
     const [, textOffset, textLength] = shared.layout.text;
     this.text = Buffer.from(shared.buffer as unknown as ArrayBuffer, textOffset, textLength);
     this.textOffsets = view('textOffsets');

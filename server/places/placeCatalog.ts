@@ -8,6 +8,7 @@ import { foldName } from '../../pipeline/catalog/textFold.js';
 import { placePageUrl } from '../links.js';
 import { NearestPlace } from './nearestPlace.js';
 import { PlaceSearch, type SearchFilter } from './placeSearch.js';
+import { PlaceQuery, type FoundPlace, type SearchOrder } from './placeQuery.js';
 
 const englishNames = new Intl.DisplayNames('en', { type: 'region' });
 const turkishNames = new Intl.DisplayNames('tr', { type: 'region' });
@@ -33,6 +34,7 @@ export class PlaceCatalog {
   readonly builtAt: string;
   readonly tables: CatalogTables;
   private readonly search: PlaceSearch;
+  private readonly query: PlaceQuery;
   private readonly nearestIndex: NearestPlace;
   private readonly countryByName = new Map<string, string>();
   private readonly regions = new Set<string>();
@@ -59,6 +61,7 @@ export class PlaceCatalog {
       }
     }
     for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) this.countryByName.set(alias, code);
+    this.query = new PlaceQuery(this.search, this.countryByName, this.regions);
   }
 
   /** A catalog of this thread alone, from the catalog file's contents. */
@@ -134,6 +137,16 @@ export class PlaceCatalog {
     const parsed = this.parse(text);
     if (!parsed) return [];
     return this.search.search(parsed.folded, limit, parsed.filter).map((i) => this.place(i));
+  }
+
+  /**
+   * What a person typed (/cities, the site's search): find's matches, then a place with its region or country written
+   * without a comma, and names an edit or two away, in the order asked for (placeQuery.ts).
+   */
+  searchPlaces(text: string, limit: number, order: SearchOrder): Array<FoundPlace & { place: StoredPlace }> {
+    const parsed = this.parse(text);
+    if (!parsed) return [];
+    return this.query.find(parsed.folded, parsed.filter, limit, order).map((found) => ({ ...found, place: this.place(found.index) }));
   }
 
   /**
