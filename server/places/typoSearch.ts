@@ -1,10 +1,11 @@
 // The names within one or two edits of a query (a letter left out, added or changed, or two neighbours swapped),
 // through the catalog's typo index (pipeline/catalog/typoIndex.ts, which holds every name and every form of it with
-// one letter left out). A name within one edit shares a form with the query: the query's own forms (itself, and with
-// a letter left out) are looked up. Within two edits, the forms one edit further are looked up too (two letters left
-// out; a letter added to the query or to a form of it with one left out; a letter changed or two swapped in such a
-// form): a few thousand hashes, each a short bucket. Every name found is then measured, so a false lead costs a
-// little time and never a wrong answer.
+// one letter left out). A name within one edit shares a form with the query, so the query's own forms (itself, and
+// with a letter left out) are looked up: a few dozen lookups. Within two edits, forms one edit further are looked up
+// too: with two letters left out, with a letter added, changed or two swapped, and, for queries of a usual length,
+// with a letter changed or two swapped in each form with one left out (two letters changed: letters × length²
+// lookups, the most by far). Most forms are no name's, and the index's bit table turns them away before a bucket is
+// read. Every name found is then measured, so a false lead costs a little time, never a wrong answer.
 import * as typoIndex from '../../pipeline/catalog/typoIndex.js';
 import type { TypoIndex } from '../../pipeline/catalog/typoIndex.js';
 import type { SortedStrings } from './catalogTables.js';
@@ -69,17 +70,17 @@ export class TypoSearch {
       const letters = new Set(LATIN);
       for (const unit of q) letters.add(unit);
       const alphabet = Uint16Array.from(letters);
-      // A letter added: with a letter added already (two left out of the query), or changed, or swapped.
+      // Two letters left out of the query: a letter added to it. One left out and one changed or swapped: a letter
+      // changed or two swapped in it.
       this.insertions(q, m, alphabet);
-      // Two letters changed or swapped: a letter added to, or changed in, each form with a letter left out (which
-      // also changes or swaps a letter of the query once). The most lookups by far (letters × length²), so only for
-      // names of a usual length; otherwise a letter changed or swapped once.
-      if (!twoChanges) this.changes(q, m, alphabet);
-      else {
+      this.changes(q, m, alphabet);
+      // Two letters changed or swapped: a letter changed or two swapped in each form with a letter left out (the
+      // other change is the letter left out on both sides). The most lookups by far (letters × length²), so only for
+      // queries of a usual length.
+      if (twoChanges) {
         for (let skip = 0; skip < m; skip++) {
           if (skip > 0 && q[skip] === q[skip - 1]) continue;
           this.without(q, m, skip, dropped);
-          this.insertions(dropped, m - 1, alphabet);
           this.changes(dropped, m - 1, alphabet);
         }
       }
