@@ -1,7 +1,7 @@
 // The chooser at `/` (both languages), and each language's home: the search form, the largest cities of the world
 // and every country; the Turkish home opens with Türkiye's 81 provinces, as Diyanet's site does.
 import { CHOOSER_PATH, LANGUAGE_HOME_PATH, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
-import { directoryOf } from '../places/placeDirectory.js';
+import { directoryOf, largestPlaces } from '../places/placeDirectory.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { html } from '../web/html.js';
@@ -17,15 +17,12 @@ const HOME_VALID_MS = 3_600_000;
 const LARGEST_COUNT = 24;
 const TURKEY_PATH = 'turkey';
 
-const largestByCatalog = new WeakMap<readonly StoredPlace[], StoredPlace[]>();
+const largestByCatalog = new WeakMap<PlaceCatalog, StoredPlace[]>();
 
 /** The most populous places of the catalog, largest first (what the site knows; not what people look at most). */
 function largestCities(catalog: PlaceCatalog): StoredPlace[] {
-  let list = largestByCatalog.get(catalog.places);
-  if (!list) {
-    list = catalog.places.filter((p) => p.population !== undefined).sort((a, b) => b.population! - a.population!).slice(0, LARGEST_COUNT);
-    largestByCatalog.set(catalog.places, list);
-  }
+  let list = largestByCatalog.get(catalog);
+  if (!list) largestByCatalog.set(catalog, (list = largestPlaces(catalog, LARGEST_COUNT)));
   return list;
 }
 
@@ -55,11 +52,11 @@ function home(request: SiteRequest, ctx: SiteContext, language: SiteLanguage): S
   const w = WORDS[language];
   const catalog = ctx.catalog;
   const countries = catalog
-    ? directoryOf(catalog.places).countries.map((c) => ({ path: c.path, name: countryName(c.code, language) })).sort((a, b) => a.name.localeCompare(b.name, language))
+    ? directoryOf(catalog).countries.map((c) => ({ path: c.path, name: countryName(c.code, language) })).sort((a, b) => a.name.localeCompare(b.name, language))
     : [];
   // Every Turkish district is in the catalog: on the Turkish home the provinces come first, one click away, as on
   // Diyanet's site; the English home opens with the world's largest cities (Türkiye is among the countries).
-  const turkey = language === 'tr' && catalog && directoryOf(catalog.places).country(TURKEY_PATH);
+  const turkey = language === 'tr' && catalog && directoryOf(catalog).country(TURKEY_PATH);
   const main = html`<h1>${w.siteName}</h1>
 <p class="lede">${w.tagline}</p>
 ${lastPlaceSlot(language)}

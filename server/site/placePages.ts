@@ -79,7 +79,7 @@ export function placePages(request: SiteRequest, ctx: SiteContext): SitePage | u
     const rest = request.path.slice(prefix.length + 1);
     const place = catalog.byPath(rest);
     if (place) return placePage(request, ctx, catalog, place, language);
-    const directory = directoryOf(catalog.places);
+    const directory = directoryOf(catalog);
     const country = directory.country(rest);
     if (country) return countryPage(request, language, country);
     const region = directory.region(rest);

@@ -5,6 +5,7 @@
 // form made once and kept with the page), each form with its own ETag: the plain one's with the coding added
 // (`"…-br"`). The homes and a place page are rendered before the thread takes requests (warm), so the first visitor
 // waits no longer than the next.
+import { largestPlaces } from '../places/placeDirectory.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
 import { encodedFor, formsFor, MIN_COMPRESSED_BYTES, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
@@ -166,7 +167,8 @@ export function siteSurface(options: SiteOptions): Surface {
       // languages (its renderer, the nearby places' index), in every coding, into this thread's page cache.
       const started = performance.now();
       const paths = [CHOOSER_PATH, ...SITE_LANGUAGES.map((language) => LANGUAGE_HOME_PATH[language])];
-      const largest = options.state.catalog?.places.reduce((a, b) => ((b.population ?? 0) > (a.population ?? 0) ? b : a));
+      const catalog = options.state.catalog;
+      const largest = catalog && largestPlaces(catalog, 1)[0];
       if (largest) paths.push(...SITE_LANGUAGES.map((language) => placePagePath(language, largest.path)));
       for (const url of paths) {
         for (const coding of ['', 'br', 'gzip']) {

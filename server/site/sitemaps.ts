@@ -5,7 +5,6 @@
 // The protocol allows 50,000 URLs a sitemap; ours hold 10,000 (5,000 places in two languages, about 4 MB): a chunk is
 // rendered on request and not kept (place pages should keep the page cache), so what one request costs in memory
 // and time is what one chunk costs, and a crawler's fetch of every chunk must not push 150 MB through the cache.
-import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { ApiError } from '../errors.js';
 import {
   API_REFERENCE_PATH,
@@ -42,8 +41,10 @@ type Entry = string | { tr: string; en: string };
 interface SitemapPlan {
   /** The fixed and index pages. */
   pages: readonly Entry[];
-  /** Place pages in the directory's order (country, region, place by name). */
-  places: readonly StoredPlace[];
+  /** Place pages in the directory's order (country, region, place by name): catalog indices. */
+  places: Int32Array;
+  /** A place's site path, by catalog index. */
+  pathOf: (i: number) => string;
   /** How many of `pages` are the fixed ones (first): they say no lastmod, the index pages the catalog's. */
   fixedPages: number;
   names: readonly string[];
@@ -71,7 +72,7 @@ const plans = new WeakMap<PlaceCatalog, SitemapPlan & { pageStarts: number[] }>(
 function planOf(catalog: PlaceCatalog): SitemapPlan & { pageStarts: number[] } {
   let plan = plans.get(catalog);
   if (plan) return plan;
-  const directory = directoryOf(catalog.places);
+  const directory = directoryOf(catalog);
   const both = (sitePath: string): Entry => ({ tr: placePagePath('tr', sitePath), en: placePagePath('en', sitePath) });
   const pages: Entry[] = [
     CHOOSER_PATH,
@@ -84,18 +85,19 @@ function planOf(catalog: PlaceCatalog): SitemapPlan & { pageStarts: number[] } {
     PRICING_PATH,
   ];
   const fixedPages = pages.length;
-  const places: StoredPlace[] = [];
+  const order: number[] = [];
   for (const country of directory.countries) {
     pages.push(both(country.path));
     for (const region of country.regions) {
       pages.push(both(region.path));
-      places.push(...region.places);
+      for (const i of region.indices) order.push(i);
     }
   }
+  const places = Int32Array.from(order);
   const pageStarts = chunkStarts(pages);
   const placeChunks = Math.ceil(places.length / (URLS_PER_SITEMAP / 2));
   const names = [...pageStarts.map((_, i) => `pages-${i + 1}`), ...Array.from({ length: placeChunks }, (_, i) => `places-${i + 1}`)];
-  plan = { pages, places, fixedPages, names, pageStarts, lastmod: catalog.builtAt.slice(0, 10) };
+  plan = { pages, places, pathOf: (i) => catalog.tables.path(i), fixedPages, names, pageStarts, lastmod: catalog.builtAt.slice(0, 10) };
   plans.set(catalog, plan);
   return plan;
 }
@@ -135,7 +137,7 @@ function placesXml(base: string, plan: SitemapPlan, chunk: number): string {
   const parts = [URLSET_OPEN];
   const end = Math.min(plan.places.length, (chunk + 1) * perChunk);
   for (let i = chunk * perChunk; i < end; i++) {
-    const path = plan.places[i].path;
+    const path = plan.pathOf(plan.places[i]);
     parts.push(entryXml(base, { tr: placePagePath('tr', path), en: placePagePath('en', path) }, plan.lastmod));
   }
   parts.push(URLSET_CLOSE);
