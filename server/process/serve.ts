@@ -5,7 +5,7 @@ import { TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
 import { openStores } from '../accounts/openStores.js';
-import { answerCounts, shareAnswerCounts } from '../timetables/answerCounts.js';
+import { answerCounts, shareAnswerCounts, uncounted } from '../timetables/answerCounts.js';
 import { apiSurface, type ServerState } from '../api/apiSurface.js';
 import { mcpSurface } from '../api/mcpSurface.js';
 import { answerOperation } from '../api/operations.js';
@@ -156,8 +156,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   useZoneIndex(options.zones);
   const storeFollower = new StoreFollower(config.dataDir, state, options.thread);
   storeFollower.start();
-  // What the first requests would otherwise pay for (the site's homes and a place page), before taking any.
-  edge.warm();
+  // What the first requests would otherwise pay for (the site's homes and a place page), before taking any; the
+  // answers it computes are not the clients', and /healthz does not count them.
+  uncounted(() => edge.warm());
 
   const port = await new Promise<number>((resolve, reject) => {
     app.listen(config.host, options.port, (socket) => {

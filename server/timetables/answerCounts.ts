@@ -30,3 +30,13 @@ export function answerCounts(): { store: number; live: number } {
   }
   return { store, live };
 }
+
+/** Runs `work` without its answers being counted: what a thread does for itself before taking requests (warming). */
+export function uncounted(work: () => void): void {
+  const saved = mine.slice();
+  try {
+    work();
+  } finally {
+    mine.set(saved);
+  }
+}
