@@ -63,7 +63,7 @@ export function apiSurface(options: ApiOptions): Surface {
   let openApi: { base: string; body: RenderedBody } | undefined;
   const openApiBody = (): RenderedBody => {
     if (openApi?.base !== options.publicBaseUrl) {
-      openApi = { base: options.publicBaseUrl, body: new RenderedBody(JSON.stringify(openApiDocument(options.publicBaseUrl)), ALWAYS, 'none') };
+      openApi = { base: options.publicBaseUrl, body: new RenderedBody(JSON.stringify(openApiDocument(options.publicBaseUrl)), ALWAYS, 'none').kept() };
     }
     return openApi.body;
   };

@@ -62,34 +62,27 @@ export interface KeptJson {
  * ones stay plain, and say nothing of it.
  */
 export function jsonReply(status: number, body: string | Buffer | KeptJson, quota?: QuotaDecision, acceptEncoding = ''): Reply {
-  let sent: string | Buffer;
-  let block = JSON_HEADERS;
+  const extra = quota ? { extraBlock: quotaBlock(quota) } : {};
+  let plain: string | Buffer;
   if (typeof body === 'object' && !Buffer.isBuffer(body)) {
-    sent = body.bytes;
-    if (body.forms) {
+    const forms = body.forms;
+    if (forms) {
       const coding = chosenCoding(acceptEncoding);
-      const form = coding && body.forms.form(coding);
-      if (form) {
-        sent = form;
-        block = JSON_ENCODED[coding];
-      } else block = JSON_VARYING;
+      const form = coding && forms.form(coding);
+      if (form) return { status, body: form, headerBlock: JSON_ENCODED[coding], ...extra };
+      return { status, body: body.bytes, headerBlock: JSON_VARYING, ...extra };
     }
-  } else if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) < MIN_COMPRESSED_ONCE_BYTES) {
-    sent = body;
-  } else {
-    sent = body;
-    block = JSON_VARYING;
-    const coding = chosenCoding(acceptEncoding);
-    if (coding) {
-      const plain = typeof body === 'string' ? Buffer.from(body) : body;
-      const form = compress(plain, coding, 'answer');
-      if (form.length < plain.length) {
-        sent = form;
-        block = JSON_ENCODED[coding];
-      }
-    }
+    plain = body.bytes;
+  } else plain = body;
+  if ((typeof plain === 'string' ? Buffer.byteLength(plain) : plain.length) < MIN_COMPRESSED_ONCE_BYTES) return { status, body: plain, headerBlock: JSON_HEADERS, ...extra };
+  // Made for this request alone, and large enough: compressed for it.
+  const coding = chosenCoding(acceptEncoding);
+  if (coding) {
+    const bytes = typeof plain === 'string' ? Buffer.from(plain) : plain;
+    const form = compress(bytes, coding, 'answer');
+    if (form.length < bytes.length) return { status, body: form, headerBlock: JSON_ENCODED[coding], ...extra };
   }
-  return { status, body: sent, headerBlock: block, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
+  return { status, body: plain, headerBlock: JSON_VARYING, ...extra };
 }
 
 export function errorReply(links: ErrorLinks, code: ErrorCode, message: string, headers?: Record<string, string>): Reply {

@@ -301,7 +301,10 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         result = surface.failure(error, request);
       }
       if (!(result instanceof Promise)) {
-        res.cork(() => write(res, result as Reply, request));
+        // The handler's own run is corked by uWS already (its docs: "the immediately executing top portion of the
+        // route handler"); a body's last chunk arrives in a callback of its own, which is not.
+        if (watching) res.cork(() => write(res, result as Reply, request));
+        else write(res, result, request);
         logRequest(request, result, started);
         return;
       }
@@ -335,7 +338,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
       // Nothing of `req` may be read after this point.
       const early = framingRefusal(head) ?? (rule && caseRedirect(request, rule)) ?? surface.early?.(request);
       if (early) {
-        res.cork(() => write(res, early, request));
+        write(res, early, request); // corked: the handler's own run
         logRequest(request, early, started);
         return;
       }

@@ -2,7 +2,15 @@
 // choice of method (and again after each prayer, so the marked "next prayer" stays true with JavaScript off), then
 // answered as it is until it expires, with its compressed forms (made on the first request that asks for each, then
 // kept with it). Bounded by bytes, the compressed forms' included; the oldest entries go first.
+import type { HeaderBlock } from '../edge/edge.js';
 import type { CompressedForms } from '../web/compression.js';
+
+/** The head of one form of a page (siteSurface.ts): its ETag and every header line, for the max-age it says. */
+export interface PageHead {
+  maxAge: number;
+  etag: string;
+  block: HeaderBlock;
+}
 
 export interface CachedPage {
   status: number;
@@ -10,6 +18,8 @@ export interface CachedPage {
   body: Buffer;
   /** Its compressed forms, for a body worth compressing (web/compression.ts); undefined: always plain. */
   forms?: CompressedForms;
+  /** The head of each form once answered (plain, brotli, gzip), made again when its max-age changes. */
+  heads?: Array<PageHead | undefined>;
   contentType: string;
   etag: string;
   /** UTC ms; the entry is not used after it. */

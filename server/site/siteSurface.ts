@@ -8,7 +8,7 @@
 import { largestPlaces } from '../places/placeDirectory.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
-import { encodedFor, formsFor, MIN_COMPRESSED_BYTES, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
+import { chosenCoding, formsFor, MIN_COMPRESSED_BYTES, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
 import { ApiError } from '../errors.js';
 import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, placePagePath, PRICING_PATH, ROBOTS_PATH, SITE_LANGUAGES, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
 import { log } from '../log.js';
@@ -28,25 +28,43 @@ const YEAR_SECONDS = 365 * 86_400;
 /** How long a redirect of a wrong-case path is kept, as the place pages' own redirects are. */
 const REDIRECT_VALID_MS = 3_600_000;
 const CAPITAL = /[A-Z]/;
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+const ASSET_PATHS = `${ASSETS_PREFIX}/`;
 
 /** The ETag of a page's form in a coding: the plain one's with the coding added, so each form has its own. */
-export const etagFor = (etag: string, coding: ContentCoding | undefined): string => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
+const etagFor = (etag: string, coding: ContentCoding | undefined): string => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
 
-/** A rendered body as it goes out to one request: its form for the request's Accept-Encoding, and its ETag. */
-interface Outgoing {
-  body: Buffer;
-  etag: string;
-  headers: Record<string, string>;
+/** The forms of a body in the order of their heads (CachedPage.heads): plain, brotli, gzip. */
+const SLOTS: Readonly<Record<ContentCoding, number>> = { br: 1, gzip: 2 };
+
+/** The coding a request takes of a body's forms (undefined: the plain body), kept pages' hot path: no allocation. */
+function codingFor(forms: CompressedForms | undefined, acceptEncoding: string): ContentCoding | undefined {
+  if (forms === undefined || acceptEncoding === '') return undefined;
+  const coding = chosenCoding(acceptEncoding);
+  return coding !== undefined && forms.form(coding) !== undefined ? coding : undefined;
 }
 
-function outgoing(body: Buffer, forms: CompressedForms | undefined, etag: string, acceptEncoding: string): Outgoing {
-  if (!forms) return { body, etag, headers: { ETag: etag } };
-  const { body: sent, coding } = encodedFor(forms, acceptEncoding);
-  const tagged = etagFor(etag, coding);
-  const headers: Record<string, string> = { ETag: tagged, Vary: VARY_ACCEPT_ENCODING };
-  if (coding) headers['Content-Encoding'] = coding;
-  return { body: sent, etag: tagged, headers };
+/**
+ * Every header of an answer but X-Request-Id, as (name, value) pairs: the security headers, the type, the form's
+ * ETag, `Vary` for a body that has compressed forms, its coding, Cache-Control and a redirect's Location.
+ */
+function headLines(page: { contentType: string; location?: string }, etag: string, varies: boolean, coding: ContentCoding | undefined, cacheControl: string): Array<readonly [string, string]> {
+  const lines: Array<readonly [string, string]> = [...SECURITY_HEADER_LINES, ['Content-Type', page.contentType], ['ETag', etag]];
+  if (varies) lines.push(['Vary', VARY_ACCEPT_ENCODING]);
+  if (coding) lines.push(['Content-Encoding', coding]);
+  lines.push(['Cache-Control', cacheControl]);
+  if (page.location) lines.push(['Location', page.location]);
+  return lines;
 }
+
+/** The 304 for a form: its ETag, `Vary` and how long it holds (no body, no type, no coding). */
+function notModified(etag: string, varies: boolean, cacheControl: string): Reply {
+  const headers: Record<string, string> = { ETag: etag, 'Cache-Control': cacheControl };
+  if (varies) headers.Vary = VARY_ACCEPT_ENCODING;
+  return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
+}
+
+const cacheControlFor = (maxAge: number): string => (maxAge === 0 ? 'no-cache' : `public, max-age=${maxAge}`);
 
 const plainPage = (status: 500 | 503, text: string): Reply => ({
   status,
@@ -69,17 +87,24 @@ export function siteSurface(options: SiteOptions): Surface {
     return key;
   }
 
+  /**
+   * A rendered page's answer to a request, in the form it takes. The head of each form (every header line as one
+   * block) is kept with the page and made again only when the max-age it says changes, once a second: a kept page
+   * is answered with three calls into uWS (status, head, request id) and its bytes.
+   */
   function replyOf(cached: CachedPage, request: EdgeRequest, now: number): Reply {
-    const maxAge = Math.max(0, Math.floor((cached.validUntil - now) / 1000));
-    const sent = outgoing(cached.body, cached.forms, cached.etag, request.headers['accept-encoding']);
-    const headers = sent.headers;
-    headers['Cache-Control'] = maxAge === 0 ? 'no-cache' : `public, max-age=${Math.min(maxAge, YEAR_SECONDS)}`;
-    if (cached.location) headers.Location = cached.location;
-    if (cached.status === 200 && etagMatches(request.headers['if-none-match'], sent.etag)) {
-      delete headers['Content-Encoding'];
-      return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
+    const maxAge = Math.min(YEAR_SECONDS, Math.max(0, Math.floor((cached.validUntil - now) / 1000)));
+    const coding = codingFor(cached.forms, request.headers['accept-encoding']);
+    const slot = coding === undefined ? 0 : SLOTS[coding];
+    const heads = (cached.heads ??= []);
+    let head = heads[slot];
+    if (head === undefined || head.maxAge !== maxAge) {
+      const etag = etagFor(cached.etag, coding);
+      heads[slot] = head = { maxAge, etag, block: headerBlock(headLines(cached, etag, cached.forms !== undefined, coding, cacheControlFor(maxAge))) };
     }
-    return { status: cached.status, body: sent.body, headerBlock: SECURITY_HEADERS, contentType: cached.contentType, headers };
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== '' && cached.status === 200 && etagMatches(ifNoneMatch, head.etag)) return notModified(head.etag, cached.forms !== undefined, cacheControlFor(maxAge));
+    return { status: cached.status, body: coding === undefined ? cached.body : cached.forms!.form(coding)!, headerBlock: head.block };
   }
 
   function rendered(result: SitePage, now: number): CachedPage {
@@ -99,27 +124,28 @@ export function siteSurface(options: SiteOptions): Surface {
     };
   }
 
-  // The static files with their ETags and compressed forms, made at start-up with the best ratio.
+  // The static files with their compressed forms (made at start-up with the best ratio) and the head of each form.
+  const ASSET_CACHE_CONTROL = `public, max-age=${YEAR_SECONDS}, immutable`;
   const assets = new Map(
     [...ASSETS].map(([name, asset]) => {
       const forms = formsFor(asset.body, asset.contentType, 'static');
-      forms?.form('br');
-      forms?.form('gzip');
-      return [name, { ...asset, forms, etag: etagOf(asset.body) }];
+      const etag = etagOf(asset.body);
+      const heads = ([undefined, 'br', 'gzip'] as const).map((coding) => {
+        const form = coding && forms?.form(coding);
+        const tagged = etagFor(etag, form ? coding : undefined);
+        return { etag: tagged, block: headerBlock(headLines(asset, tagged, forms !== undefined, form ? coding : undefined, ASSET_CACHE_CONTROL)) };
+      });
+      return [name, { body: asset.body, forms, heads }];
     }),
   );
 
   function assetReply(request: EdgeRequest): Reply | undefined {
     const asset = assets.get(request.url.slice(ASSETS_PREFIX.length + 1));
     if (!asset) return undefined;
-    const sent = outgoing(asset.body, asset.forms, asset.etag, request.headers['accept-encoding']);
-    const headers = sent.headers;
-    headers['Cache-Control'] = `public, max-age=${YEAR_SECONDS}, immutable`;
-    if (etagMatches(request.headers['if-none-match'], sent.etag)) {
-      delete headers['Content-Encoding'];
-      return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
-    }
-    return { status: 200, body: sent.body, headerBlock: SECURITY_HEADERS, contentType: asset.contentType, headers };
+    const coding = codingFor(asset.forms, request.headers['accept-encoding']);
+    const head = asset.heads[coding === undefined ? 0 : SLOTS[coding]];
+    if (etagMatches(request.headers['if-none-match'], head.etag)) return notModified(head.etag, asset.forms !== undefined, ASSET_CACHE_CONTROL);
+    return { status: 200, body: coding === undefined ? asset.body : asset.forms!.form(coding)!, headerBlock: head.block };
   }
 
   /** What the page modules answer for a path (the localized 404 when none does); may throw the API's errors. */
@@ -138,7 +164,7 @@ export function siteSurface(options: SiteOptions): Surface {
    * and are not tried.
    */
   function lowerCaseRedirect(request: EdgeRequest, siteRequest: SiteRequest): SitePage | undefined {
-    if (!CAPITAL.test(request.url) || request.url.startsWith(`${ASSETS_PREFIX}/`)) return undefined;
+    if (!CAPITAL.test(request.url) || request.url.startsWith(ASSET_PATHS)) return undefined;
     const lowered = request.url.toLowerCase();
     const found = pageFor({ ...siteRequest, path: lowered });
     if (!found || found.status === 404) return undefined;
@@ -188,10 +214,12 @@ export function siteSurface(options: SiteOptions): Surface {
     const base = options.publicBaseUrl;
     if (request.method !== 'get' && request.method !== 'head') {
       const page = messagePage(base, request.url, 405, `${request.method.toUpperCase()} is not allowed here; pages answer GET and HEAD.`, { Allow: 'GET, HEAD' });
-      const reply = replyOf(rendered(page, now), request, now);
-      return { ...reply, headers: { ...reply.headers, Allow: 'GET, HEAD', 'Cache-Control': 'no-store' } };
+      const cached = rendered(page, now);
+      const coding = codingFor(cached.forms, request.headers['accept-encoding']);
+      const head = headLines(cached, etagFor(cached.etag, coding), cached.forms !== undefined, coding, 'no-store');
+      return { status: 405, body: coding === undefined ? cached.body : cached.forms!.form(coding)!, headerBlock: headerBlock([...head, ['Allow', 'GET, HEAD']]) };
     }
-    if (request.url.startsWith(`${ASSETS_PREFIX}/`)) {
+    if (request.url.startsWith(ASSET_PATHS)) {
       const asset = assetReply(request);
       if (asset) return asset;
     }
@@ -199,8 +227,8 @@ export function siteSurface(options: SiteOptions): Surface {
       cache.clear();
       cachedBase = base;
     }
-    const query = pageQuery(request.query);
-    const key = cacheKey(request.url, query);
+    const query = request.query === '' ? NO_QUERY : pageQuery(request.query);
+    const key = query.size === 0 ? request.url : cacheKey(request.url, query);
     const kept = cache.get(key, now);
     if (kept) return replyOf(kept, request, now);
 

@@ -25,12 +25,13 @@ export const ALWAYS: Validity = { from: -Infinity, until: Infinity };
 
 /**
  * A response body rendered already, kept as UTF-8 bytes: written as it is (server/edge/edge.ts) with no encoding per response
- * (a month is about 10 KB of text), parsed again only for MCP. A body of 1 KB or more has its compressed forms beside
- * it (web/compression.ts), each made the first time a request asks for it and shared with its copies (heldFor).
+ * (a month is about 10 KB of text), parsed again only for MCP. A kept body of 1 KB or more has its compressed forms
+ * beside it (web/compression.ts), each made the first time a request asks for it and shared with its copies
+ * (heldFor); a body made for one request has none (replies.ts compresses a large one for its request).
  */
 export class RenderedBody {
   readonly bytes: Buffer;
-  readonly forms: CompressedForms | undefined;
+  private compressed: CompressedForms | undefined;
   constructor(
     json: string | Buffer,
     readonly validity: Validity,
@@ -38,7 +39,18 @@ export class RenderedBody {
     forms?: CompressedForms,
   ) {
     this.bytes = typeof json === 'string' ? Buffer.from(json) : json;
-    this.forms = forms ?? (this.bytes.length >= MIN_COMPRESSED_BYTES ? new CompressedForms(this.bytes) : undefined);
+    this.compressed = forms;
+  }
+
+  /** Its compressed forms, once it is kept (undefined for a body under 1 KB, or one not kept). */
+  get forms(): CompressedForms | undefined {
+    return this.compressed;
+  }
+
+  /** Gives a body that is kept its compressed forms (made later, each when first asked for); itself. */
+  kept(): this {
+    if (this.compressed === undefined && this.bytes.length >= MIN_COMPRESSED_BYTES) this.compressed = new CompressedForms(this.bytes);
+    return this;
   }
 
   get json(): string {
@@ -55,7 +67,7 @@ export class RenderedBody {
    * the request (one kept day answers both `date=…` and "today"), not to the body.
    */
   heldFor(validity: Validity): RenderedBody {
-    return validity === this.validity ? this : new RenderedBody(this.bytes, validity, this.source, this.forms);
+    return validity === this.validity ? this : new RenderedBody(this.bytes, validity, this.source, this.compressed);
   }
 }
 
@@ -88,7 +100,7 @@ export function keepLiveBody(key: string, body: RenderedBody): RenderedBody;
 export function keepLiveBody(key: string, body: object, source: BodySource): RenderedBody;
 export function keepLiveBody(key: string, body: object, source?: BodySource): RenderedBody {
   makeRoom(liveBodies);
-  const rendered = body instanceof RenderedBody ? body : new RenderedBody(JSON.stringify(body), ALWAYS, source);
+  const rendered = (body instanceof RenderedBody ? body : new RenderedBody(JSON.stringify(body), ALWAYS, source)).kept();
   liveBodies.set(key, rendered);
   return rendered;
 }
@@ -99,7 +111,7 @@ export function keepLiveBody(key: string, body: object, source?: BodySource): Re
  */
 export function keepRendered(key: string, rendered: RenderedBody): RenderedBody {
   makeRoom(bodies);
-  bodies.set(key, rendered);
+  bodies.set(key, rendered.kept());
   return rendered;
 }
 

@@ -89,15 +89,16 @@ export function parseAcceptEncoding(header: string): ContentCoding | undefined {
 
 // Clients send a handful of distinct headers (each browser one string): the choice is remembered per header.
 const MAX_REMEMBERED = 256;
-const chosen = new Map<string, ContentCoding | undefined>();
+const chosen = new Map<string, ContentCoding | null>(); // null: the plain body
 
-/** parseAcceptEncoding, remembered for the headers seen; '' (no header) is the plain body at once. */
+/** parseAcceptEncoding, remembered for the headers seen (one lookup); '' (no header) is the plain body at once. */
 export function chosenCoding(header: string): ContentCoding | undefined {
   if (header === '') return undefined;
-  if (chosen.has(header)) return chosen.get(header);
+  const remembered = chosen.get(header);
+  if (remembered !== undefined) return remembered ?? undefined;
   const coding = parseAcceptEncoding(header);
   if (chosen.size >= MAX_REMEMBERED) chosen.clear();
-  if (header.length <= 200) chosen.set(header, coding);
+  if (header.length <= 200) chosen.set(header, coding ?? null);
   return coding;
 }
 
