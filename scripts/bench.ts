@@ -7,8 +7,11 @@
 // take it (wrk runs in the background so that this process keeps reading). Besides the requests that can be kept, it
 // measures what clients mostly send: today's times and the next prayer by city with no date, and a new point on every
 // request (scripts/wrk/newPoint.lua: near one of the 60 largest places, or anywhere on the globe) for /times and
-// /month. Each row is set against the ceiling for a body of its own size: the /times body's, or the month's.
+// /month. Each row is set against the ceiling for a body of its own size: the /times body's, or the month's. The
+// kept place page is measured compressed too (wrk asking for brotli, as browsers do), beside a ceiling answering the
+// very bytes it sends.
 // Usage: npm run bench   (DATA_DIR must hold a catalog; installs wrk when missing)
+//   BENCH_SECONDS=3 BENCH_ONLY=pages npm run bench   measures the place page's rows alone, quickly
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,8 @@ import { requireCatalog } from './lib/catalog.js';
 import { ensureWrk, startWrk } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** `pages`: only the place page's rows (a quick check of the site's path). */
+const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 64;
 
 ensureWrk();
@@ -100,6 +105,7 @@ async function measure(threads: number): Promise<Row[]> {
   const rows: Row[] = [];
   let ceiling: ChildProcess | undefined;
   try {
+    if (ONLY === 'pages') return await placePageRows(server.baseUrl, threads);
     const timesBytes = (await (await fetch(server.baseUrl + endpoints[0][1], { headers: { 'X-API-Key': key } })).text()).length;
     ceiling = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(timesBytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const ceilingPort = await new Promise<number>((resolve) => ceiling!.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
@@ -124,9 +130,13 @@ async function measure(threads: number): Promise<Row[]> {
   return rows;
 }
 
-/** A ceiling of one body size, measured once (the API's ceiling is measured twice, around the endpoints). */
-async function ceilingFor(bytes: number, threads: number, name: string): Promise<Row> {
-  const server = spawn(process.execPath, [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(bytes), String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * A ceiling of one body size, measured once (the API's ceiling is measured twice, around the endpoints); with `body`,
+ * answering those bytes in that content coding.
+ */
+async function ceilingFor(bytes: number, threads: number, name: string, body?: { file: string; coding: string }): Promise<Row> {
+  const args = [fileURLToPath(new URL('./ceilingServer.mjs', import.meta.url)), '0', String(bytes), String(threads), ...(body ? [body.file, body.coding] : [])];
+  const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
     await startWrk(`http://127.0.0.1:${port}/`, { connections: CONNECTIONS, seconds: 2 });
@@ -137,34 +147,44 @@ async function ceilingFor(bytes: number, threads: number, name: string): Promise
   }
 }
 
-async function wrkRow(name: string, url: string): Promise<Row> {
-  await startWrk(url, { connections: CONNECTIONS, seconds: 2 });
-  const r = await startWrk(url, { connections: CONNECTIONS, seconds: SECONDS });
+async function wrkRow(name: string, url: string, headers?: Record<string, string>): Promise<Row> {
+  await startWrk(url, { connections: CONNECTIONS, seconds: 2, headers });
+  const r = await startWrk(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx responses, ${r.errors} socket errors`);
   return { name, rps: r.requestsPerSecond, p50: r.p50ms, p99: r.p99ms };
 }
 
-/** The size of an answer, on a connection of its own (a kept-alive one may have timed out during the runs). */
-function bodyBytes(url: string): Promise<number> {
+/** An answer's bytes as sent (compressed ones too), on a connection of its own (a kept-alive one may have timed out). */
+function bodyOf(url: string, headers: Record<string, string> = {}): Promise<{ body: Buffer; coding: string | undefined }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent: false }, (response) => {
-        let bytes = 0;
-        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        response.on('end', () => resolve(bytes));
+      .get(url, { agent: false, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ body: Buffer.concat(chunks), coding: response.headers['content-encoding'] }));
       })
       .on('error', reject);
   });
 }
 
-/** The place page kept and rendered each time, and the ceiling for a body of its size (the page rows' reference). */
+/**
+ * The place page kept and rendered each time, beside the ceiling for a body of its size; and the kept page asked in
+ * brotli, as browsers ask, beside a ceiling answering the same compressed bytes.
+ */
 async function placePageRows(baseUrl: string, threads: number): Promise<Row[]> {
-  const bytes = await bodyBytes(baseUrl + PLACE_PAGE);
+  const bytes = (await bodyOf(baseUrl + PLACE_PAGE)).body.length;
   const ceilingRow = await ceilingFor(bytes, threads, `ceiling (${bytes} B, page size)`);
   const kept = await wrkRow('place page (kept)', baseUrl + PLACE_PAGE);
+  const brotli = { 'Accept-Encoding': 'br' };
+  const compressed = await bodyOf(baseUrl + PLACE_PAGE, brotli);
+  if (compressed.coding !== 'br') throw new Error(`the place page came back in ${compressed.coding ?? 'no coding'}, not brotli`);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'page.br');
+  writeFileSync(file, compressed.body);
+  const ceilingBrotli = await ceilingFor(compressed.body.length, threads, `ceiling (${compressed.body.length} B, page br)`, { file, coding: 'br' });
+  const keptBrotli = await wrkRow('place page (kept, br)', baseUrl + PLACE_PAGE, brotli);
   const { server } = await startDefault({ WORKERS: String(threads), PAGE_CACHE_MB: '0' });
   try {
-    return [ceilingRow, kept, await wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE)];
+    return [ceilingRow, kept, await wrkRow('place page (rendered)', server.baseUrl + PLACE_PAGE), ceilingBrotli, keptBrotli];
   } finally {
     await server.stop();
   }
@@ -186,5 +206,5 @@ console.log(
         `| endpoint                   |    req/s | p50 ms  | p99 ms  | of ceiling  | gain  |\n|---|---|---|---|---|---|\n` +
         several.map((r, i) => line(r, referenceOf(several, i), ` ${`${(r.rps / single[i].rps).toFixed(2)}x`.padStart(5)} |`)).join('\n')
       : '') +
-    `\n\nThe ceilings' other runs: ${[single, several].filter((t) => t).map((t) => `${t![0].note}`).join('; ')} req/s.`,
+    (ONLY ? '' : `\n\nThe ceilings' other runs: ${[single, several].filter((t) => t).map((t) => `${t![0].note}`).join('; ')} req/s.`),
 );
