@@ -7,6 +7,7 @@ import { dataDirFrom } from '../server/process/config.js';
 import { formatCatalogReport, formatZoneIndexReport, runCatalogBuild, runZoneIndexBuild } from '../pipeline/catalog/catalogBuild.js';
 import { CatalogInputError } from '../pipeline/catalog/sources.js';
 import { precompute, PrecomputeError, progressReporter } from '../pipeline/precompute/precompute.js';
+import { recordPrecompute } from '../pipeline/precompute/precomputeRecord.js';
 import { bundleLocation, BundleLocationError } from '../pipeline/store/bundleLocation.js';
 import { publishBundle, StorePublishError } from '../pipeline/store/storeBundle.js';
 
@@ -49,6 +50,11 @@ program
     const dataDir = dataDirFrom();
     const thisYear = new Date().getUTCFullYear();
     const years = options.year ? options.year.split(',').map(Number) : [thisYear, thisYear + 1];
+    // The outcome is kept for the server's metrics (precomputeRecord.ts): running now, then succeeded or failed.
+    const startedAt = new Date();
+    const finished = (outcome: 'succeeded' | 'failed', more: { build?: string; error?: string }) =>
+      recordPrecompute(dataDir, { outcome, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), seconds: (Date.now() - startedAt.getTime()) / 1000, ...more });
+    recordPrecompute(dataDir, { outcome: 'running', startedAt: startedAt.toISOString() });
     try {
       const summary = await precompute({
         dataDir,
@@ -59,6 +65,7 @@ program
         workers: options.workers ? Number(options.workers) : undefined,
         onProgress: progressReporter(process.stderr),
       });
+      finished('succeeded', { build: summary.build });
       const scope = options.scope.length > 60 ? `${options.scope.slice(0, 40)}… (${summary.places} places)` : options.scope;
       process.stdout.write(
         `Precomputed ${summary.done.toLocaleString('en')} place-years (${summary.places.toLocaleString('en')} places, ` +
@@ -69,6 +76,7 @@ program
           '\n',
       );
     } catch (error) {
+      finished('failed', { error: String((error as Error)?.message ?? error).slice(0, 300) });
       if (!(error instanceof PrecomputeError)) throw error;
       process.stderr.write(`precompute failed: ${error.message}\n`);
       process.exitCode = 1;

@@ -20,8 +20,8 @@ const LAYERS: Array<[rank: number, prefixes: string[]]> = [
   // server/web: what the HTML surfaces share (the escaping template, static assets, security headers).
   [3, ['server/places/', 'server/timetables/', 'server/access/', 'server/web/']],
   [2, ['server/accounts/']],
-  // The vocabulary every server folder shares: error codes, public URL shapes, the log.
-  [1.5, ['server/errors.ts', 'server/links.ts', 'server/log.ts']],
+  // The vocabulary every server folder shares: error codes, public URL shapes, the log, the metrics' counters.
+  [1.5, ['server/errors.ts', 'server/links.ts', 'server/log.ts', 'server/threadCounters.ts']],
   // The pipeline's rooms: the batch job over the store, the store over the day's computation, the catalog beside
   // it, and the tz database and local clocks under everything.
   [1, ['pipeline/precompute/']],

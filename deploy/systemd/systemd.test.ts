@@ -134,7 +134,7 @@ describe('deploy/systemd', () => {
   it('the example environment file sets only variables the server reads, with nothing secret filled in', () => {
     const env = readFileSync(path.join(HERE, 'prayer-times.env'), 'utf8');
     const set = env.split('\n').filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.slice(0, line.indexOf('=')));
-    expect(set).toEqual(['HOST', 'PORT', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'LOG_LEVEL']);
+    expect(set).toEqual(['HOST', 'PORT', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'LOG_LEVEL', 'METRICS_PORT', 'METRICS_HOST']);
     const docs = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => readFileSync(path.join(ROOT, 'docs', name), 'utf8')).join('\n');
     for (const name of env.match(/^#?([A-Z_]+)=/gm)!.map((s) => s.replace(/[#=]/g, ''))) expect(docs.includes(`\`${name}\``), `${name} is documented`).toBe(true);
   });

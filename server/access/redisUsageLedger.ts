@@ -19,6 +19,7 @@ import { UsageBacklog, type BacklogEntry } from './usageBacklog.js';
 import type { UsageLedger } from './usageLedger.js';
 import { countOnRedis, mergeIntoRedis, readTally, REFUSALS, withUsageScripts, type CountReply, type UsageScripts } from './usageScripts.js';
 import { UsageTally } from './usageTally.js';
+import { countRedisCall, countRedisFailure, setCountingOnRedis } from '../threadCounters.js';
 
 /** LIMITS_ON_REDIS_FAILURE (process/config.ts reads it): what counting does while Redis cannot be used. */
 export type OnRedisFailure = 'local' | 'open' | 'closed';
@@ -97,9 +98,12 @@ export class RedisUsageLedger implements UsageLedger {
 
   private async countOnRedis(accountId: string, plan: PlanQuota, now: number, requests: number): Promise<QuotaDecision> {
     let reply: CountReply;
+    const started = performance.now();
     try {
       reply = await countOnRedis(this.redis, accountId, plan.perMinute, plan.perMonth, requests, this.tally.field);
+      countRedisCall((performance.now() - started) / 1000);
     } catch (error) {
+      countRedisFailure();
       // Perhaps counted on Redis all the same (killed before it answered, or an answer past the timeout): decided
       // here, and settled once Redis answers again. With `open` the request goes through, so Redis's count stands.
       this.leaveRedis(error);
@@ -166,6 +170,7 @@ export class RedisUsageLedger implements UsageLedger {
   private leaveRedis(reason: unknown): void {
     if (!this.onRedis) return;
     this.onRedis = false;
+    setCountingOnRedis(false);
     log('warn', 'limits_redis_unavailable', { ledger: this.name, onFailure: this.onFailure, error: String((reason as Error)?.message ?? reason) });
   }
 
@@ -197,6 +202,7 @@ export class RedisUsageLedger implements UsageLedger {
       return; // the probe tries again
     }
     this.onRedis = true;
+    setCountingOnRedis(true);
     if (this.wasOnRedis) log('warn', 'limits_redis_back', { ledger: this.name, mergedUnits: merged, lostAnswersCounted });
     else if (merged > 0) log('warn', 'limits_on_redis', { ledger: this.name, mergedUnits: merged });
     this.wasOnRedis = true;

@@ -36,6 +36,10 @@ export class UsageWriter {
   private readonly written = new Map<string, { month: string; monthCount: number }>();
   /** The day the daily counts were last pruned on. */
   private readonly pruner: DailyUsagePruner;
+  /** When the counts were last known written (a write committed, or nothing to write): the metrics' lag. */
+  lastWrittenAt: number;
+  /** Writes that failed (each retried by the next). */
+  failures = 0;
 
   constructor(
     private readonly store: AccountStore,
@@ -46,6 +50,7 @@ export class UsageWriter {
   ) {
     for (const [id, { month, monthCount }] of stored) this.written.set(id, { month, monthCount });
     this.pruner = new DailyUsagePruner(store);
+    this.lastWrittenAt = now();
   }
 
   start(): void {
@@ -59,7 +64,10 @@ export class UsageWriter {
       const today = utcDay(now);
       await this.prune(today);
       const changed = this.usage.takeChanged();
-      if (changed.length === 0) return;
+      if (changed.length === 0) {
+        this.lastWrittenAt = now;
+        return;
+      }
       const daily: Array<[string, string, number]> = [];
       for (const [id, after] of changed) {
         const requests = growth(this.written.get(id), after);
@@ -68,10 +76,12 @@ export class UsageWriter {
       try {
         await this.store.writeUsage(changed, daily);
         for (const [id, { month, monthCount }] of changed) this.written.set(id, { month, monthCount });
+        this.lastWrittenAt = now;
       } catch (error) {
         // Nothing of the write happened: the next flush writes these records again, with the growth since the
         // last write that did happen.
         this.usage.markChanged(changed.map(([id]) => id));
+        this.failures++;
         log('error', 'usage_flush_failed', { error: String(error) });
       }
     });

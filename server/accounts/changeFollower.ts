@@ -16,6 +16,7 @@ import type { AccountMirror, AccountSnapshot } from './accountMirror.js';
 import type { Account, KeyRecord } from './accountStore.js';
 import { redisKeys } from './redisKeys.js';
 import type { PlanName } from './plans.js';
+import { followerCurrent } from '../threadCounters.js';
 
 /** How long one XREAD waits for entries; when none came, continuity is checked (a cheap MULTI of XRANGE and GET). */
 const BLOCK_MS = 2000;
@@ -92,6 +93,7 @@ export class ChangeFollower {
   /** Loads everything, then follows the log until stop(). */
   async start(): Promise<void> {
     await this.exclusive(() => this.reload('start'));
+    followerCurrent(Date.now());
     this.running = true;
     this.loopDone = this.follow();
   }
@@ -122,6 +124,7 @@ export class ChangeFollower {
       try {
         if (mustSync) {
           await this.exclusive(() => this.sync());
+          followerCurrent(Date.now());
           mustSync = false;
           if (lost) log('info', 'accounts_follower_resumed', { version: this.lastVersion });
           lost = false;
@@ -135,6 +138,7 @@ export class ChangeFollower {
           continue;
         }
         await this.exclusive(() => this.apply(reply[0][1]));
+        followerCurrent(Date.now());
       } catch (error) {
         if (!this.running) break;
         if (!lost) log('warn', 'accounts_follower_lost', { error: String(error) });

@@ -79,6 +79,11 @@ export interface EdgeOptions {
   publicBaseUrl(): string;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed. */
   trustProxy: readonly TrustedRange[];
+  /**
+   * Called once per answer, beside the request log, with the surface's index in the list given and the seconds the
+   * answer took (the metrics count requests with it: process/requestKinds.ts).
+   */
+  answered?(surface: number, request: EdgeRequest, reply: Reply, seconds: number): void;
 }
 
 export interface Edge {
@@ -200,9 +205,9 @@ const SAMPLE_EVERY = 100;
 const SLOW_MS = 50;
 let unlogged = 0;
 
-function logRequest(request: EdgeRequest, reply: Reply, started: number): void {
+function logRequest(request: EdgeRequest, reply: Reply, started: number, ended?: number): void {
   if (!enabled('info')) return;
-  const ms = Math.round((performance.now() - started) * 1000) / 1000;
+  const ms = Math.round(((ended ?? performance.now()) - started) * 1000) / 1000;
   let sample: number | undefined;
   if (reply.status < 400 && ms < SLOW_MS && !enabled('debug')) {
     if (++unlogged < SAMPLE_EVERY) return;
@@ -290,6 +295,14 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
   };
 
   for (const surface of surfaces) {
+    const index = surfaces.indexOf(surface);
+    const answered = options.answered;
+    const record = (request: EdgeRequest, reply: Reply, started: number): void => {
+      if (answered === undefined) return logRequest(request, reply, started);
+      const ended = performance.now(); // one clock read for both
+      logRequest(request, reply, started, ended);
+      answered(index, request, reply, (ended - started) / 1000);
+    };
     const declared = surface.headers === 'all' ? [] : surface.headers;
     const names: ReadonlySet<string> | 'all' = surface.headers === 'all' ? 'all' : new Set(surface.headers);
     /** `watching`: onAborted is already attached (the body reader attaches it); else it is attached here if needed. */
@@ -305,7 +318,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         // route handler"); a body's last chunk arrives in a callback of its own, which is not.
         if (watching) res.cork(() => write(res, result as Reply, request));
         else write(res, result, request);
-        logRequest(request, result, started);
+        record(request, result, started);
         return;
       }
       // Asynchronous: answered later, inside cork, unless the client has gone. uWS wants onAborted attached before
@@ -316,7 +329,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         .catch((error: unknown) => surface.failure(error, request))
         .then((reply) => {
           if (!aborted.has(res)) res.cork(() => write(res, reply, request));
-          logRequest(request, reply, started);
+          record(request, reply, started);
         })
         .finally(() => {
           aborted.delete(res);
@@ -339,7 +352,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
       const early = framingRefusal(head) ?? (rule && caseRedirect(request, rule)) ?? surface.early?.(request);
       if (early) {
         write(res, early, request); // corked: the handler's own run
-        logRequest(request, early, started);
+        record(request, early, started);
         return;
       }
       const body = surface.body;
@@ -366,7 +379,7 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
           done = true;
           const reply = body.tooLarge(request);
           res.cork(() => write(res, reply, request));
-          logRequest(request, reply, started);
+          record(request, reply, started);
           settled();
           return;
         }

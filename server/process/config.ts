@@ -32,6 +32,11 @@ export interface Config {
    * client is the connection's peer (docs/operations.md, "Behind a reverse proxy").
    */
   trustProxy: TrustedRange[];
+  /**
+   * METRICS_PORT and METRICS_HOST: Prometheus metrics on a listener of their own (docs/operations.md, "Metrics");
+   * undefined (METRICS_PORT unset) switches them off, the hook on the request path included.
+   */
+  metrics: { port: number; host: string } | undefined;
 }
 
 /** What fleet mode needs (contract, "Fleet mode"); without REDIS_URL the server is the embedded default. */
@@ -103,6 +108,15 @@ export function listenAddressFrom(env: NodeJS.ProcessEnv = process.env): { port:
   return { port, host: env.HOST || '127.0.0.1' };
 }
 
+/** METRICS_PORT (unset: no metrics; 0 picks a free port) and METRICS_HOST (127.0.0.1), never the public port. */
+export function metricsSettingsFrom(env: NodeJS.ProcessEnv, publicPort: number): Config['metrics'] {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return undefined;
+  const port = Number(env.METRICS_PORT);
+  if (!/^\d+$/.test(env.METRICS_PORT) || port > 65535) throw new Error(`METRICS_PORT must be 0..65535, not ${env.METRICS_PORT}`);
+  if (port !== 0 && port === publicPort) throw new Error(`METRICS_PORT must differ from PORT (${publicPort}): the metrics are never served on the public port`);
+  return { port, host: env.METRICS_HOST || '127.0.0.1' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { port, host } = listenAddressFrom(env);
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
@@ -142,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: parseOrigins(env.MCP_ALLOWED_ORIGINS),
     fleet: fleetSettingsFrom(env),
     trustProxy: parseTrustedProxies(env.TRUST_PROXY),
+    metrics: metricsSettingsFrom(env, port),
   };
 }

@@ -23,8 +23,15 @@ import { bundleLocation } from '../../pipeline/store/bundleLocation.js';
 import { bundleForThread } from '../../pipeline/precompute/threadBundle.js';
 import { claimPort, PortTakenError, type PortClaim } from './portClaim.js';
 import { TZDATA_FROM_PACKAGE, TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
+import { threadCountersBuffer } from '../threadCounters.js';
+import { ProcessMetrics, type ThreadView } from './processMetrics.js';
+import { startMetricsListener, METRICS_PATH, type MetricsListener } from './metricsListener.js';
+import type { ThreadAbout } from './httpWorker.js';
+import type { ThreadReport } from './threadMetrics.js';
 
 const RESTART_AFTER_MS = 1000;
+/** How long a scrape waits for a serving thread's own figures (threadMetrics.ts) before it goes on without them. */
+const THREAD_REPORT_TIMEOUT_MS = 1000;
 /** The young generation of each serving thread, in MB (see ServingThread.start). */
 const THREAD_YOUNG_GENERATION_MB = 8;
 /** Room in the usage table for accounts created while the server runs (sharedUsage.ts). */
@@ -92,6 +99,9 @@ if (process.env.ACCESS_CONTROL === 'off') {
 
 /** What the bundle follower (STORE_URL) last said: sent to each thread as it changes and when a thread starts. */
 let bundleStatus: BundleStatus | undefined;
+/** For the metrics: threads started again after they ended, and scrapes a thread did not answer in time. */
+let threadRestarts = 0;
+let threadReportTimeouts = 0;
 
 /** A serving thread in a worker, restarted if it ever ends without being asked to. */
 class ServingThread {
@@ -99,6 +109,11 @@ class ServingThread {
   private stopping = false;
   private listened = false;
   private exited: Promise<void> = Promise.resolve();
+  /** What the thread said when it listened (its request kinds, its methods). */
+  about: ThreadAbout | undefined;
+  /** Scrapes waiting for this thread's figures, by request id. */
+  private readonly reports = new Map<number, (report: ThreadReport | undefined) => void>();
+  private static reportIds = 0;
 
   constructor(
     private readonly options: ServeOptions,
@@ -118,8 +133,13 @@ class ServingThread {
       this.worker = worker;
       this.exited = new Promise((done) => worker.once('exit', () => done()));
       worker.on('message', (message: FromWorker) => {
+        if (message.type === 'metrics') {
+          this.reports.get(message.id)?.(message.report);
+          return;
+        }
         if (message.type === 'listening') {
           this.options.port = message.port; // a restart binds the same port
+          this.about = message.about;
           this.listened = true;
           if (bundleStatus) this.tell({ type: 'bundle', status: bundleStatus });
           resolve(message.port);
@@ -136,6 +156,7 @@ class ServingThread {
         log('error', 'worker_exited', { thread: this.options.thread, code, restartInMs: RESTART_AFTER_MS });
         setTimeout(() => {
           if (this.stopping) return;
+          threadRestarts++;
           this.start().then(
             () => log('warn', 'worker_restarted', { thread: this.options.thread }),
             (error) => log('error', 'worker_restart_failed', { thread: this.options.thread, error: String(error) }),
@@ -147,6 +168,26 @@ class ServingThread {
 
   tell(message: ToWorker): void {
     if (this.listened && !this.stopping) this.worker?.postMessage(message);
+  }
+
+  /** The thread's figures for a scrape and its event loop's busy time; no report when it does not answer in time. */
+  async view(): Promise<ThreadView> {
+    const worker = this.worker;
+    const busyMs = this.listened ? worker?.performance.eventLoopUtilization().active : undefined;
+    if (!this.listened || this.stopping || !worker) return { about: this.about, report: undefined, busyMs };
+    const id = ++ServingThread.reportIds;
+    const report = await new Promise<ThreadReport | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        threadReportTimeouts++;
+        resolve(undefined);
+      }, THREAD_REPORT_TIMEOUT_MS);
+      this.reports.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      worker.postMessage({ type: 'metrics', id } satisfies ToWorker);
+    }).finally(() => this.reports.delete(id));
+    return { about: this.about, report, busyMs };
   }
 
   /** Asks the thread to close its app and connections; resolves when it has ended. */
@@ -219,6 +260,7 @@ async function threadEntry(): Promise<URL> {
 const [{ catalog, zones }, entry] = await Promise.all([shareCatalog(), threadEntry()]);
 
 const countsBuffer = answerCountsBuffer(config.workers);
+const countersBuffer = threadCountersBuffer(config.workers);
 const serveOptions = (thread: number, port: number): ServeOptions => ({
   config,
   catalog,
@@ -226,6 +268,7 @@ const serveOptions = (thread: number, port: number): ServeOptions => ({
   thread,
   usageBuffer: usage?.buffer,
   answerCountsBuffer: countsBuffer,
+  countersBuffer,
   port,
 });
 
@@ -245,6 +288,7 @@ const bundleFollower = config.fleet.storeUrl
     })
   : undefined;
 bundleFollower?.start();
+let metricsListener: MetricsListener | undefined;
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
@@ -253,6 +297,7 @@ async function stop(signal: string): Promise<void> {
     // Every thread stops listening and closes its connections first; then the counts of every answered request
     // are written, and only then does the process end.
     bundleFollower?.stop();
+    await metricsListener?.close();
     await Promise.all(threads.map((t) => t.stop()));
     dailyUsagePruner?.stop();
     await usageWriter?.stop();
@@ -284,6 +329,30 @@ try {
   fail(`${(error as Error).message}${outOfMemory ? ` (THREAD_HEAP_MB is ${config.threadHeapMb}; a thread holds about 60 MB besides the shared catalog)` : ''}`, error);
 }
 
+// The metrics on a listener of their own (METRICS_PORT), once the threads serve: a failure to bind stops the start,
+// as the public port's does.
+if (config.metrics && !stopping) {
+  const processMetrics = new ProcessMetrics({
+    dataDir: config.dataDir,
+    fleet: config.fleet.redisUrl !== undefined,
+    countersBuffer,
+    answerCountsBuffer: countsBuffer,
+    tzdata: { version: TZDATA_VERSION, source: TZDATA_FROM_PACKAGE ? 'npm' : 'system' },
+    threads: () => Promise.all(threads.map((t) => t.view())),
+    restarts: () => threadRestarts,
+    reportTimeouts: () => threadReportTimeouts,
+    usageWriter: () => usageWriter && { lastWrittenAt: usageWriter.lastWrittenAt, failures: usageWriter.failures },
+  });
+  try {
+    metricsListener = await startMetricsListener(config.metrics.host, config.metrics.port, () => processMetrics.scrape());
+  } catch (error) {
+    await Promise.all(threads.map((t) => t.stop()));
+    fail(`cannot serve the metrics on ${config.metrics.host}:${config.metrics.port} (METRICS_PORT): ${(error as Error).message}`, error);
+  }
+  const host = config.metrics.host.includes(':') ? `[${config.metrics.host}]` : config.metrics.host;
+  log('warn', 'metrics_listening', { host: config.metrics.host, port: metricsListener.port, url: `http://${host}:${metricsListener.port}${METRICS_PATH}` });
+}
+
 /** A word for a POSIX shell, in single quotes. */
 const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -308,6 +377,8 @@ if (!stopping) {
   const shown = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
   process.stdout.write(
     `\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). The site: ${shown}/en and ${shown}/tr, the docs: ${shown}/docs, the dashboard: ${shown}/dashboard.\n` +
-      `${sampleRequest(shown)}\n\n`,
+      `${sampleRequest(shown)}\n` +
+      (metricsListener ? `Metrics: http://${config.metrics!.host.includes(':') ? `[${config.metrics!.host}]` : config.metrics!.host}:${metricsListener.port}${METRICS_PATH}\n` : '') +
+      '\n',
   );
 }

@@ -28,6 +28,9 @@ import { StoreFollower } from '../timetables/storeFollower.js';
 import type { BundleStatus } from '../timetables/bundleFollower.js';
 import { readiness } from '../timetables/readiness.js';
 import { closeApp, uWS } from '../edge/uws.js';
+import { attachThreadCounters } from '../threadCounters.js';
+import { countAnswered } from './requestKinds.js';
+import { threadRuntimeMetrics, type ThreadReport } from './threadMetrics.js';
 
 /** How long a stop waits for answers in flight before closing the connections. */
 const STOP_GRACE_MS = 5000;
@@ -39,6 +42,8 @@ export interface ServeOptions {
   /** The shared usage table; undefined when access control is off (benchmarks only). */
   usageBuffer: SharedArrayBuffer | undefined;
   answerCountsBuffer: SharedArrayBuffer;
+  /** The metrics' counters of every serving thread (threadCounters.ts); this thread counts in its slot. */
+  countersBuffer: SharedArrayBuffer;
   /** The catalog in shared memory, read once by the primary; undefined when there is none. */
   catalog: SharedCatalog | undefined;
   /** The zone index in shared memory, read with the catalog; undefined: zones come from geo-tz itself. */
@@ -51,6 +56,8 @@ export interface Serving {
   port: number;
   /** What the primary's bundle follower says (STORE_URL), for /readyz and /healthz. */
   bundleStatus(status: BundleStatus): void;
+  /** This thread's own figures for a scrape (threadMetrics.ts); with the metrics off, only the store's state. */
+  report(): Promise<ThreadReport>;
   /** Stops listening, closes every connection and what this thread opened. */
   stop(): Promise<void>;
 }
@@ -59,6 +66,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const { config } = options;
   setLogLevel(config.logLevel);
   shareAnswerCounts(options.answerCountsBuffer, options.thread);
+  attachThreadCounters(options.countersBuffer, options.thread);
+  // With the metrics off nothing of theirs runs: no hook on the request path, no collectors.
+  const runtimeMetrics = config.metrics ? threadRuntimeMetrics() : undefined;
   let bundle: BundleStatus | undefined;
   const state: ServerState = {
     serving: false,
@@ -146,9 +156,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     billing,
   });
   let dashboardOrigins: string[] = [];
+  // In the order requestKinds.ts's SURFACES names them: the metrics know a surface by its index here.
   const edge = createEdge([mcpSurface(httpOptions), apiSurface(httpOptions), site, dashboard], {
     publicBaseUrl: () => httpOptions.publicBaseUrl,
     trustProxy: config.trustProxy,
+    answered: config.metrics ? countAnswered : undefined,
   });
   const app = edge.app;
 
@@ -178,6 +190,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     port,
     bundleStatus(status) {
       bundle = status;
+    },
+    async report() {
+      const store = state.store;
+      return {
+        runtime: runtimeMetrics ? await runtimeMetrics.collect() : [],
+        store: { build: store?.name, builtAt: store?.meta.builtAt, problem: state.storeProblem !== undefined, setAside: state.storeSetAside !== undefined },
+      };
     },
     async stop() {
       // New API requests get 503 from here on; answers in flight (MCP's) may finish first.

@@ -7,7 +7,7 @@ import { zoneFor, zonedQuery } from '../../pipeline/astronomy/methodZones.js';
 import { computeSeries, SERIES_NAMES, type DaySeries, type TimetableQuery } from '../../pipeline/astronomy/prayerTimes.js';
 import { decodeSeries } from '../../pipeline/store/timetableCodec.js';
 import type { TimetableReader } from '../../pipeline/store/timetableStore.js';
-import { countAnswer } from './answerCounts.js';
+import { countAnswer, countKeptAnswer } from './answerCounts.js';
 import type { Place } from '../places/location.js';
 import { cachedBody, type RenderedBody } from './renderedResponses.js';
 
@@ -32,7 +32,7 @@ const storeUnavailable = (): StoreUnavailableError => new StoreUnavailableError(
 /** A rendered answer, if one is kept for this key and still holds at `now` (renderedResponses.ts). */
 export function storedAnswer(key: string | undefined, now: number): RenderedBody | undefined {
   const rendered = key === undefined ? undefined : cachedBody(key, now);
-  if (rendered && rendered.source !== 'none') countAnswer(rendered.source === 'store');
+  if (rendered && rendered.source !== 'none') countKeptAnswer(rendered.source === 'store');
   return rendered;
 }
 
