@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium redis systemd tzdata run test precompute bench load catalog fleet
+.PHONY: install nginx chromium redis systemd prometheus tzdata run test precompute bench load catalog fleet
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -63,12 +63,17 @@ redis:
 systemd:
 	@deploy/install-systemd-tools.sh
 
+# The metrics' tests run Debian's prometheus and promtool (deploy/prometheus/): installed when missing, without
+# starting its service (deploy/install-prometheus.sh), else nothing.
+prometheus:
+	@deploy/install-prometheus.sh
+
 # Fleet mode on one machine (docs/fleet.md, "Running it"): a redis-server with its data in DATA_DIR/redis (AOF on)
 # and three servers (one thread each) on ports 8081, 8082 and 8083 sharing it, with a demo key in Redis; Ctrl-C stops them all.
 fleet: install redis $(CATALOG) $(STORE)
 	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 
-test: install tzdata nginx chromium redis systemd
+test: install tzdata nginx chromium redis systemd prometheus
 	npm run typecheck
 	npm test
 
