@@ -1,7 +1,10 @@
 // Resident memory of the server as `make run` starts it (one serving thread per core, the default), for this
 // checkout and, given one, another (a `git worktree` of an older commit) in the same run: after start, and after
 // some seconds of live requests over many places (/times by lat/lon, /cities), which make each thread build and
-// keep place and Location objects. Prints the RSS of the whole process (every thread) from /proc.
+// keep place and Location objects. Prints the RSS of the whole process (every thread) from /proc, 3 s and 15 s after
+// each: loading the modules and the warm-up leave about 90 MB of garbage in the threads' heaps, which V8 collects and
+// returns to the system when it finds the thread idle (its memory reducer, 8 s after the last full collection); the
+// 15 s figure is what the server keeps.
 // Usage: npm run bench:memory [-- <other checkout>]   (BENCH_SECONDS of load per endpoint, default 10)
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -15,7 +18,14 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 ensureWrk();
 const { dataDir } = requireCatalog();
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-const settle = () => new Promise((r) => setTimeout(r, 3000));
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The RSS 3 s and 15 s after now. */
+async function rssAfter(pid: number): Promise<[number, number]> {
+  await wait(3000);
+  const soon = rssMb(pid);
+  await wait(12_000);
+  return [soon, rssMb(pid)];
+}
 
 // Requests spread over the map: each a different point, so that the nearest places and zones vary.
 const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-memory-')), 'spread.lua');
@@ -38,17 +48,16 @@ const rows: string[] = [];
 for (const [name, root] of [['this checkout', undefined], ...(other ? [[path.resolve(other), path.resolve(other)]] : [])] as Array<[string, string | undefined]>) {
   const server: RunningServer = await startServer({ ...env, DATA_DIR: dataDirWithCatalog(dataDir) }, 60_000, root);
   try {
-    await settle();
-    const started = rssMb(server.process.pid!);
+    const started = await rssAfter(server.process.pid!);
     const r = runWrk(server.baseUrl + '/', { connections: 64, seconds: SECONDS, script });
-    await settle();
-    const loaded = rssMb(server.process.pid!);
-    rows.push(`| ${name} | ${started.toFixed(0)} | ${loaded.toFixed(0)} | ${r.requestsPerSecond.toFixed(0)} |`);
+    const loaded = await rssAfter(server.process.pid!);
+    const mb = ([soon, kept]: [number, number]) => `${soon.toFixed(0)}, ${kept.toFixed(0)}`;
+    rows.push(`| ${name} | ${mb(started)} | ${mb(loaded)} | ${r.requestsPerSecond.toFixed(0)} |`);
   } finally {
     await server.stop();
   }
 }
 console.log(
-  `\nResident memory, ${env.WORKERS} serving threads (the default here), 3 s after start and 3 s after ${SECONDS} s of live /times by lat/lon and /cities over many places:\n` +
-    `| server | RSS after start MB | RSS after the load MB | req/s under it |\n|---|---|---|---|\n${rows.join('\n')}`,
+  `\nResident memory, ${env.WORKERS} serving threads (the default here), after start and after ${SECONDS} s of live /times by lat/lon and /cities over many places, each 3 s and 15 s after:\n` +
+    `| server | RSS after start MB (3 s, 15 s) | RSS after the load MB (3 s, 15 s) | req/s under it |\n|---|---|---|---|\n${rows.join('\n')}`,
 );
