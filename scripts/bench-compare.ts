@@ -5,7 +5,8 @@
 // machine shared with other work the rate follows the load, the CPU a request costs much less so.
 // A request is a path, or `near:<path start>` / `globe:<path start>` for a new point on every request
 // (scripts/lib/newPoints.ts), e.g. 'near:/api/v1/times?'.
-// Usage: npm run bench:compare -- <other checkout> [request …]   (BENCH_SECONDS per round, default 5; 3 rounds)
+// Usage: npm run bench:compare -- <other checkout> [request …]   (BENCH_SECONDS per round, default 5; 3 rounds;
+// OTHER_DATA_DIR: a data directory whose catalog the other checkout reads, when its catalog format is older)
 import path from 'node:path';
 import { dataDirWithCatalog, startServer, type RunningServer } from '../testing/serverProcess.js';
 import { requireCatalog } from './lib/catalog.js';
@@ -34,7 +35,7 @@ const { dataDir, catalog } = requireCatalog();
 const env = { ACCESS_CONTROL: 'off', LOG_LEVEL: 'warn', WORKERS: '1' };
 const servers: Array<[string, RunningServer]> = [
   ['this', await startServer({ ...env, DATA_DIR: dataDirWithCatalog(dataDir) })],
-  ['other', await startServer({ ...env, DATA_DIR: dataDirWithCatalog(dataDir) }, 30_000, path.resolve(other))],
+  ['other', await startServer({ ...env, DATA_DIR: dataDirWithCatalog(process.env.OTHER_DATA_DIR ?? dataDir) }, 30_000, path.resolve(other))],
 ];
 /** The process's user and system CPU time so far, all its threads, in milliseconds (Linux's /proc). */
 function cpuMs(pid: number): number {
