@@ -8,6 +8,7 @@
 # When the install cannot be done (no root, no apt), it says so and exits 0: the server then takes the npm package's
 # rules and /healthz says which source it uses; the zone tests, which need the system's data, fail loudly.
 set -eu
+. "$(dirname "$0")/debian-packages.sh"
 
 cd "$(dirname "$0")/.."
 ZONEINFO=${TZDIR:-/usr/share/zoneinfo}
@@ -26,22 +27,10 @@ at_least_package() {
 
 at_least_package "$(system_release)" && exit 0
 
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=
-elif command -v sudo >/dev/null 2>&1; then
-  SUDO=sudo
-else
-  echo "install-tzdata: the system's tz database ($(system_release || true)) is older than the npm package's ($PACKAGE);" >&2
-  echo "  as root: apt-get update && apt-get install tzdata. Until then the server uses the package's rules." >&2
-  exit 0
-fi
+as_root "install-tzdata: the system's tz database ($(system_release || true)) is older than the npm package's ($PACKAGE);
+  as root: apt-get update && apt-get install tzdata. Until then the server uses the package's rules." || exit 0
 
-LOG=$(mktemp)
-trap 'rm -f "$LOG"' EXIT
-echo "updating Debian's tzdata (system $(system_release || echo none), npm package $PACKAGE)"
-export DEBIAN_FRONTEND=noninteractive
-if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 tzdata; } >"$LOG" 2>&1; then
-  cat "$LOG" >&2
+if ! apt_install "the server's zone rules (the system's release $(system_release || echo none), the npm package's $PACKAGE)" tzdata; then
   echo "install-tzdata: apt-get failed; the server uses the npm package's rules ($PACKAGE)" >&2
   exit 0
 fi

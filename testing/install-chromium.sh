@@ -11,32 +11,16 @@
 # as empty boxes in screenshots and PDFs: fonts-dejavu-core covers Latin with Turkish letters. Recommends are left
 # out (upower, udev, mesa, notification-daemon… are of no use to a headless browser).
 set -eu
+. "$(dirname "$0")/../deploy/debian-packages.sh"
 
 CHROMIUM=/usr/bin/chromium
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 [ -x "$CHROMIUM" ] && [ -e "$FONT" ] && exit 0
+as_root "$CHROMIUM (or the DejaVu font) is missing and installing it needs root: apt-get install chromium fonts-dejavu-core
+the browser tests (server/site/browser.test.ts) cannot run without it" || exit 1
 
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=
-elif command -v sudo >/dev/null 2>&1; then
-  SUDO=sudo
-else
-  echo "$CHROMIUM (or the DejaVu font) is missing and installing it needs root: apt-get install chromium fonts-dejavu-core" >&2
-  echo "the browser tests (server/site/browser.test.ts) cannot run without it" >&2
-  exit 1
-fi
-
-LOG=$(mktemp)
-trap 'rm -f "$LOG"' EXIT
-
-echo "installing chromium and fonts-dejavu-core (Debian packages) for the browser tests"
-export DEBIAN_FRONTEND=noninteractive
-# apt and dpkg talk a lot: their output is shown only when the install fails.
-if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 chromium fonts-dejavu-core; } >"$LOG" 2>&1; then
-  cat "$LOG" >&2
-  echo "installing chromium failed: the browser tests (server/site/browser.test.ts) cannot run without $CHROMIUM" >&2
-  exit 1
-fi
+apt_install "the browser tests" chromium fonts-dejavu-core ||
+  { echo "installing chromium failed: the browser tests (server/site/browser.test.ts) cannot run without $CHROMIUM" >&2; exit 1; }
 if [ ! -x "$CHROMIUM" ] || [ ! -e "$FONT" ]; then
   echo "apt-get installed chromium and fonts-dejavu-core, but $CHROMIUM or $FONT is not there" >&2
   exit 1
