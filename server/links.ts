@@ -57,3 +57,6 @@ export const placePagePath = (language: SiteLanguage, placePath: string): string
 
 export const placeCalendarUrl = (base: string, language: SiteLanguage, placePath: string): string =>
   `${placePageUrl(base, language, placePath)}${CALENDAR_SUFFIX}`;
+
+/** The same feed for a calendar app to subscribe to: its URL with the `webcal:` scheme in place of `https:` or `http:`. */
+export const calendarSubscriptionUrl = (feedUrl: string): string => feedUrl.replace(/^https?:/, 'webcal:');

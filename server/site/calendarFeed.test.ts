@@ -108,7 +108,14 @@ describe.each([
       expect(events.every((e, i) => i === 0 || e.start > events[i - 1].start), date).toBe(true);
     }
     expect(new Set(parsed.events.map((e) => e.uid)).size).toBe(parsed.events.length);
-    expect(parsed.events.every((e) => e.uid.endsWith('@prayer-times.example') && e.transparent && e.duration === 0)).toBe(true);
+    expect(parsed.events.every((e) => e.uid.endsWith('-en@prayer-times.example') && e.transparent)).toBe(true);
+    // Each event lasts 15 minutes, or until the next one where that comes sooner: events never overlap.
+    parsed.events.forEach((e, i) => {
+      const next = parsed.events[i + 1];
+      expect(e.duration, e.uid).toBe(Math.min(900, next ? (next.start - e.start) / 1000 : 900));
+    });
+    expect(parsed.events.filter((e) => e.duration === 900).length).toBeGreaterThan(parsed.events.length * 0.9);
+    expect(parsed.text).not.toContain('BEGIN:VALARM');
     expect(new Set(parsed.events.map((e) => e.stamp)).size).toBe(1);
     expect(parsed.events[0].stamp).toMatch(/^\d{8}T\d{6}Z$/);
   });
@@ -139,7 +146,7 @@ describe('the Turkish feed, with a method and madhab', () => {
     const dates = byDate(parsed.events);
     expect([...dates.values()][0].map((e) => e.summary)).toEqual(['Sabah', 'Güneş', 'Öğle', 'İkindi', 'Akşam', 'Yatsı']);
     expect(parsed.calendar.getFirstPropertyValue('x-wr-calname')).toBe('Kadıköy namaz vakitleri');
-    expect(parsed.events[0].uid).toMatch(/^tr-34-kadikoy-\d{8}-fajr-muslimWorldLeague-hanafi@prayer-times\.example$/);
+    expect(parsed.events[0].uid).toMatch(/^tr-34-kadikoy-\d{8}-fajr-muslimWorldLeague-hanafi-tr@prayer-times\.example$/);
     const all = [...dates.keys()];
     for (const date of [all[0], all[100], all[200], all.at(-1)!]) {
       const iso = await apiDay(city, date, '&method=muslimWorldLeague&madhab=hanafi');
@@ -147,7 +154,7 @@ describe('the Turkish feed, with a method and madhab', () => {
     }
     // The default (diyanet, shafi) is another calendar with other UIDs and another asr.
     const standard = byDate((await feed(`/tr/namaz-vakitleri/${city}.ics`)).events).get(all[0])!;
-    expect(standard[0].uid).toContain('-diyanet-shafi@');
+    expect(standard[0].uid).toContain('-diyanet-shafi-tr@');
     expect(standard[3].start).not.toBe(dates.get(all[0])![3].start);
   }, 60_000);
 });
@@ -175,5 +182,169 @@ describe('other requests for a feed', () => {
       await res.text();
       expect(res.status, path).toBe(404);
     }
+  });
+});
+
+/** The VALARMs of each event: action, trigger (seconds, relative to the start) and description. */
+function alarmsOf(parsed: Feed): Array<Array<{ action: string; trigger: number; description: string }>> {
+  return parsed.calendar.getAllSubcomponents('vevent').map((event) =>
+    event.getAllSubcomponents('valarm').map((alarm) => ({
+      action: alarm.getFirstPropertyValue('action') as string,
+      trigger: (alarm.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds(),
+      description: alarm.getFirstPropertyValue('description') as string,
+    })),
+  );
+}
+
+describe('reminders (?alarm=)', () => {
+  const KADIKOY = { en: '/en/prayer-times/turkey/istanbul/kadikoy.ics', tr: '/tr/namaz-vakitleri/turkey/istanbul/kadikoy.ics' };
+
+  it.each([
+    ['en', 'Maghrib in 10 minutes'],
+    ['tr', 'Akşam vaktine 10 dakika var'],
+  ] as const)('?alarm=10 gives every event of the %s feed a DISPLAY alarm 10 minutes before it', async (language, maghrib) => {
+    const [plain, reminded] = await Promise.all([feed(KADIKOY[language]), feed(`${KADIKOY[language]}?alarm=10`)]);
+    expect(reminded.status).toBe(200);
+    // The same events at the same instants, each with one alarm.
+    expect(reminded.events.map((e) => [e.summary, e.start, e.duration])).toEqual(plain.events.map((e) => [e.summary, e.start, e.duration]));
+    const alarms = alarmsOf(reminded);
+    expect(alarms.length).toBeGreaterThanOrEqual(365 * 6);
+    const vevents = reminded.calendar.getAllSubcomponents('vevent');
+    alarms.forEach((eventAlarms, i) => {
+      expect(eventAlarms, reminded.events[i].uid).toHaveLength(1);
+      const [alarm] = eventAlarms;
+      expect(alarm.action).toBe('DISPLAY');
+      expect(alarm.trigger).toBe(-600);
+      expect(alarm.description).toContain(reminded.events[i].summary);
+      // The instant the reminder shows: DTSTART plus the trigger, as a calendar works it out.
+      const start = new ICAL.Event(vevents[i]).startDate.clone();
+      start.addDuration(vevents[i].getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger') as ICAL.Duration);
+      expect(start.toJSDate().getTime()).toBe(reminded.events[i].start - 10 * 60_000);
+    });
+    expect(alarms[reminded.events.findIndex((e) => e.uid.includes('-maghrib-'))][0].description).toBe(maghrib);
+    expect(reminded.text).toContain('TRIGGER:-PT10M\r\n');
+    // Another calendar than the one without reminders: other UIDs; its SOURCE is its own address.
+    const plainUids = new Set(plain.events.map((e) => e.uid));
+    expect(reminded.events.some((e) => plainUids.has(e.uid))).toBe(false);
+    expect(reminded.events[0].uid).toMatch(new RegExp(`-diyanet-shafi-${language}-a10@prayer-times\\.example$`));
+    expect(reminded.calendar.getFirstPropertyValue('source')).toBe(`${BASE}${KADIKOY[language]}?alarm=10`);
+  }, 60_000);
+
+  it.each([
+    [0, 'Fajr now'],
+    [1, 'Fajr in 1 minutes'],
+    [120, 'Fajr in 120 minutes'],
+  ])('?alarm=%i is a reminder that many minutes before', async (minutes, fajr) => {
+    const parsed = await feed(`${KADIKOY.en}?alarm=${minutes}`);
+    expect(parsed.status).toBe(200);
+    const alarms = alarmsOf(parsed);
+    expect(alarms.every((a) => a.length === 1 && a[0].trigger === -60 * minutes && a[0].action === 'DISPLAY')).toBe(true);
+    expect(alarms[0][0].description).toBe(fajr);
+  }, 30_000);
+
+  it('an empty alarm (the form\'s "No reminder") is the feed without reminders', async () => {
+    const parsed = await feed(`${KADIKOY.en}?alarm=`);
+    expect(parsed.status).toBe(200);
+    expect(parsed.text).not.toContain('BEGIN:VALARM');
+    expect(parsed.events[0].uid).toMatch(/-diyanet-shafi-en@prayer-times\.example$/);
+  });
+
+  it.each(['-1', '121', '10.5', '1e1', 'ten', '0x10', '%2B5', '-0', '1000', '99999999999999999999999', '10,20', '%00', '5%20min', 'NaN', 'Infinity'])(
+    '?alarm=%s is a 400 page, never a 500',
+    async (value) => {
+      const res = await fetch(`${server.baseUrl}${KADIKOY.en}?alarm=${value}`);
+      const text = await res.text();
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(text).toContain('alarm must be a whole number of minutes from 0 to 120.');
+    },
+  );
+
+  it('is part of what the feed is kept under: each value its own answer, cached as the feed without it', async () => {
+    const get = async (query: string) => {
+      const res = await fetch(`${server.baseUrl}${KADIKOY.en}${query}`);
+      return { res, text: await res.text() };
+    };
+    const plain = await get('');
+    const ten = await get('?alarm=10');
+    const twenty = await get('?alarm=20');
+    const tenAgain = await get('?alarm=10&utm_source=x');
+    expect(ten.text).toContain('TRIGGER:-PT10M\r\n');
+    expect(twenty.text).toContain('TRIGGER:-PT20M\r\n');
+    expect(twenty.text).not.toContain('TRIGGER:-PT10M');
+    expect(tenAgain.text).toBe(ten.text);
+    expect(new Set([plain, ten, twenty].map((r) => r.res.headers.get('etag'))).size).toBe(3);
+    expect(tenAgain.res.headers.get('etag')).toBe(ten.res.headers.get('etag'));
+    const maxAge = (r: Response): number => Number(/^public, max-age=(\d+)$/.exec(r.headers.get('cache-control')!)![1]);
+    for (const r of [ten, twenty]) {
+      expect(r.res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+      expect(Math.abs(maxAge(r.res) - maxAge(plain.res))).toBeLessThanOrEqual(2);
+    }
+    const revalidated = await fetch(`${server.baseUrl}${KADIKOY.en}?alarm=10`, { headers: { 'If-None-Match': ten.res.headers.get('etag')! } });
+    expect(revalidated.status).toBe(304);
+  }, 30_000);
+
+  it('goes with the 301 from another spelling of the path', async () => {
+    const res = await fetch(`${server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?madhab=hanafi&alarm=15`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`${BASE}/en/prayer-times/turkey/istanbul/kadikoy.ics?madhab=hanafi&alarm=15`);
+    const bad = await fetch(`${server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?alarm=500`, { redirect: 'manual' });
+    await bad.text();
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('the two languages', () => {
+  it('are two calendars: the same events, with no UID in common', async () => {
+    const [en, tr] = await Promise.all([feed('/en/prayer-times/turkey/istanbul/kadikoy.ics'), feed('/tr/namaz-vakitleri/turkey/istanbul/kadikoy.ics')]);
+    expect(tr.events.map((e) => e.start)).toEqual(en.events.map((e) => e.start));
+    const enUids = new Set(en.events.map((e) => e.uid));
+    expect(tr.events.filter((e) => enUids.has(e.uid))).toEqual([]);
+    expect(new Set([...enUids, ...tr.events.map((e) => e.uid)]).size).toBe(en.events.length * 2);
+    // And stable: a second fetch of a feed gives the same UIDs (a client updates its events rather than adding more).
+    const again = await feed('/tr/namaz-vakitleri/turkey/istanbul/kadikoy.ics');
+    expect(again.events.map((e) => e.uid)).toEqual(tr.events.map((e) => e.uid));
+  }, 60_000);
+});
+
+describe("the place page's calendar section", () => {
+  const section = (page: string): string => page.slice(page.indexOf('<section class="calendar-section"'), page.indexOf('</section>', page.indexOf('<section class="calendar-section"')));
+
+  it.each([
+    ['en', '/en/prayer-times/turkey/istanbul/kadikoy', 'Subscribe', 'Download (.ics)', '10 minutes before'],
+    ['tr', '/tr/namaz-vakitleri/turkey/istanbul/kadikoy', 'Abone ol', 'İndir (.ics)', '10 dakika önce'],
+  ])('in %s: a webcal: link, the .ics link, and a GET form choosing the reminder for either', async (_language, path, subscribe, download, tenMinutes) => {
+    const res = await fetch(server.baseUrl + path);
+    const page = await res.text();
+    expect(res.status).toBe(200);
+    // The page's CSP lets its form go to a calendar app.
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self' webcal:");
+    const html = section(page);
+    const webcal = `webcal://prayer-times.example${path}.ics`;
+    expect(html).toContain(`<a href="${webcal}">${webcal}</a>`);
+    expect(html).toContain(`<a href="${path}.ics">${BASE}${path}.ics</a>`);
+    expect(html).toContain(`<form class="choose calendar-choice" action="${path}.ics" method="get">`);
+    expect(html).toContain(`<button type="submit" formaction="${webcal}">${subscribe}</button>`);
+    expect(html).toContain(`<button type="submit">${download}</button>`);
+    const options = [...html.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)];
+    expect(options.map((o) => o[1])).toEqual(['', '0', '5', '10', '15', '20', '30', '45', '60']);
+    expect(options.filter((o) => o[2]).map((o) => [o[1], o[3]])).toEqual([['10', tenMinutes]]);
+    expect(html).toMatch(/<select id="alarm" name="alarm">/);
+    expect(html).toMatch(/<label for="alarm">/);
+    // What the form sends is a feed the server answers, for every reminder offered.
+    for (const o of options) {
+      const answer = await fetch(`${server.baseUrl}${path}.ics?alarm=${o[1]}`);
+      await answer.text();
+      expect(answer.status, o[1]).toBe(200);
+    }
+  }, 30_000);
+
+  it("carries the page's method and madhab to the feed", async () => {
+    const path = '/en/prayer-times/turkey/istanbul/kadikoy';
+    const html = section(await (await fetch(`${server.baseUrl}${path}?method=muslimWorldLeague&madhab=hanafi`)).text());
+    expect(html).toContain('<input type="hidden" name="method" value="muslimWorldLeague">');
+    expect(html).toContain('<input type="hidden" name="madhab" value="hanafi">');
+    expect(html).toContain(`<a href="webcal://prayer-times.example${path}.ics?method=muslimWorldLeague&amp;madhab=hanafi">`);
+    expect(html).toContain(`<a href="${path}.ics?method=muslimWorldLeague&amp;madhab=hanafi">`);
   });
 });

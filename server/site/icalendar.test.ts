@@ -97,3 +97,26 @@ describe('writeCalendar', () => {
     );
   });
 });
+
+describe('writeCalendar with reminders', () => {
+  it('writes a DISPLAY VALARM inside the event, before its END, that ical.js reads back', () => {
+    const text = writeCalendar({
+      prodId: '-//prayer-times.example//Prayer Times//EN',
+      name: 'Kadıköy',
+      timeZone: 'Europe/Istanbul',
+      refresh: 'P1D',
+      stamp: Date.UTC(2026, 10, 22, 21),
+      events: [
+        { uid: 'a@x', start: Date.UTC(2026, 10, 23, 14, 46), duration: 'PT15M', summary: 'Akşam', alarm: { minutesBefore: 10, description: 'Akşam vaktine 10 dakika var; ok' } },
+        { uid: 'b@x', start: Date.UTC(2026, 10, 23, 16, 10), duration: 'PT15M', summary: 'Yatsı' },
+      ],
+    });
+    expect(unfold(text)).toContain('SUMMARY:Akşam\r\nTRANSP:TRANSPARENT\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Akşam vaktine 10 dakika var\\; ok\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\n');
+    const [first, second] = new ICAL.Component(ICAL.parse(text) as unknown[]).getAllSubcomponents('vevent');
+    const alarm = first.getFirstSubcomponent('valarm')!;
+    expect(alarm.getFirstPropertyValue('action')).toBe('DISPLAY');
+    expect(alarm.getFirstPropertyValue('description')).toBe('Akşam vaktine 10 dakika var; ok');
+    expect((alarm.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds()).toBe(-600);
+    expect(second.getAllSubcomponents('valarm')).toEqual([]);
+  });
+});

@@ -46,6 +46,8 @@ export interface CalendarEvent {
   /** ISO 8601 duration: `PT0S`, `PT10M`. */
   duration: string;
   summary: string;
+  /** A reminder shown this many whole minutes before the start (a VALARM with ACTION:DISPLAY). */
+  alarm?: { minutesBefore: number; description: string };
 }
 
 export interface Calendar {
@@ -95,8 +97,12 @@ export function writeCalendar(calendar: Calendar): string {
       `DURATION:${event.duration}`,
       `SUMMARY:${escapeText(event.summary)}`,
       'TRANSP:TRANSPARENT',
-      'END:VEVENT',
     );
+    // RFC 5545 §3.6.6: a DISPLAY alarm needs its DESCRIPTION and TRIGGER (here relative to DTSTART).
+    if (event.alarm) {
+      lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(event.alarm.description)}`, `TRIGGER:-PT${event.alarm.minutesBefore}M`, 'END:VALARM');
+    }
+    lines.push('END:VEVENT');
   }
   lines.push('END:VCALENDAR');
   let out = '';

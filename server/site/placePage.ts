@@ -8,12 +8,13 @@ import { isoInstant, nextLocalMidnight } from '../../pipeline/zones/localTime.js
 import { METHODS } from '../../pipeline/astronomy/methods.js';
 import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
 import { ApiError } from '../errors.js';
-import { CALENDAR_SUFFIX, LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
 import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
 import { nearMe } from './nearPage.js';
+import { calendarSection } from './calendarChoice.js';
 import { placeLabel, placeWhere } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
@@ -81,7 +82,6 @@ export function placePage(request: SiteRequest, ctx: SiteContext, catalog: Place
   const path = placePagePath(language, place.path);
   const alternates = { tr: placePagePath('tr', place.path), en: placePagePath('en', place.path) };
   const variant = Object.keys(choice).length > 0 || asked !== undefined;
-  const variantQuery = new URLSearchParams({ ...choice }).toString();
   const withQuery = (extra: Record<string, string>): string => {
     const q = new URLSearchParams({ ...choice, ...extra }).toString();
     return q ? `${path}?${q}` : path;
@@ -163,8 +163,7 @@ ${choiceForm(language, path, place, choice, asked && `${asked.year}-${String(ask
 <h2>${w.nearby}</h2>
 ${nearMe(language, place)}
 <ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a> <span class="note">${p.region || countryName(p.country, language)}</span></li>`)}</ul>
-<h2>${w.calendar}</h2>
-<p>${w.calendarNote} <a href="${path}${CALENDAR_SUFFIX}${variantQuery ? `?${variantQuery}` : ''}">${path}${CALENDAR_SUFFIX}</a></p>
+${calendarSection(base, language, place.path, choice)}
 <h2>${w.sameInApi}</h2>
 <p>${w.apiNote}</p>
 <pre><code>curl -H "Authorization: Bearer $KEY" '${base}/api/v1/times?${apiQuery}'</code></pre>

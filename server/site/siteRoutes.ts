@@ -36,4 +36,4 @@ export const SITE_HANDLERS: readonly SiteHandler[] = [
 ];
 
 /** The query parameters pages read: the page cache keys on these alone, so other parameters cannot multiply it. */
-export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q'];
+export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q', 'alarm'];

@@ -68,6 +68,18 @@ export interface Words {
   apiNote: string;
   calendar: string;
   calendarNote: string;
+  /** The calendar section of a place page: the reminder's select, subscribing (webcal:) and downloading (.ics). */
+  calendarReminder: string;
+  calendarNoReminder: string;
+  calendarMinutesBefore: (minutes: number) => string;
+  calendarAtTheTime: string;
+  calendarSubscribe: string;
+  calendarDownload: string;
+  calendarLinks: string;
+  /** What Apple's and Google's calendars do with a subscription's reminders. */
+  calendarClientsNote: string;
+  /** A feed event's reminder (VALARM DESCRIPTION): "Maghrib in 10 minutes". */
+  calendarAlarm: (prayer: string, minutes: number) => string;
   print: string;
   docs: string;
   pricing: string;
@@ -152,8 +164,17 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     otherLanguage: 'Türkçe',
     sameInApi: 'The same in the API',
     apiNote: 'These times come from the same code as the API; this call gives them as JSON (with your key):',
-    calendar: 'Add to calendar (.ics)',
-    calendarNote: 'A calendar subscription with the prayers of the next 12 months.',
+    calendar: 'Add to calendar',
+    calendarNote: 'A calendar subscription with the prayers of the next 12 months, kept up to date by your calendar app.',
+    calendarReminder: 'Reminder',
+    calendarNoReminder: 'No reminder',
+    calendarMinutesBefore: (minutes) => `${minutes} minutes before`,
+    calendarAtTheTime: 'At the time',
+    calendarSubscribe: 'Subscribe',
+    calendarDownload: 'Download (.ics)',
+    calendarLinks: 'The addresses, without a reminder:',
+    calendarClientsNote: 'Apple Calendar keeps the reminders if “Remove alerts” is left off when subscribing. Google Calendar: Settings → Add calendar → From URL, paste the address (it uses its own notifications, not these reminders).',
+    calendarAlarm: (prayer, minutes) => (minutes === 0 ? `${prayer} now` : `${prayer} in ${minutes} minutes`),
     print: 'Print the month',
     docs: 'API docs',
     pricing: 'Pricing',
@@ -233,8 +254,17 @@ export const WORDS: Readonly<Record<SiteLanguage, Words>> = {
     otherLanguage: 'English',
     sameInApi: "API'de aynısı",
     apiNote: "Bu vakitler API ile aynı koddan gelir; bu çağrı onları JSON olarak verir (anahtarınızla):",
-    calendar: 'Takvime ekle (.ics)',
-    calendarNote: 'Önümüzdeki 12 ayın vakitleriyle bir takvim aboneliği.',
+    calendar: 'Takvime ekle',
+    calendarNote: 'Önümüzdeki 12 ayın vakitleriyle, takvim uygulamanızın güncel tuttuğu bir takvim aboneliği.',
+    calendarReminder: 'Hatırlatma',
+    calendarNoReminder: 'Hatırlatma yok',
+    calendarMinutesBefore: (minutes) => `${minutes} dakika önce`,
+    calendarAtTheTime: 'Vaktinde',
+    calendarSubscribe: 'Abone ol',
+    calendarDownload: 'İndir (.ics)',
+    calendarLinks: 'Adresler, hatırlatmasız:',
+    calendarClientsNote: 'Apple Takvim, abone olurken “Uyarıları kaldır” kapalı bırakılırsa hatırlatmaları korur. Google Takvim: Ayarlar → Takvim ekle → URL ile, adresi yapıştırın (bu hatırlatmaları değil, kendi bildirimlerini kullanır).',
+    calendarAlarm: (prayer, minutes) => (minutes === 0 ? `${prayer} vakti girdi` : `${prayer} vaktine ${minutes} dakika var`),
     print: 'Ayı yazdır',
     docs: 'API belgeleri',
     pricing: 'Fiyatlar',
