@@ -50,13 +50,35 @@ export const SITEMAP_INDEX_PATH = '/sitemap.xml';
 export const SITEMAPS_PREFIX = '/sitemaps';
 /** Stylesheets, the countdown script, the icon. */
 export const ASSETS_PREFIX = '/assets';
+/**
+ * The installable app (server/site/webApp.ts): a web app manifest per language (the English one at the contract's
+ * `/manifest.webmanifest`), the service worker at the root (its scope is the whole site), the favicon, and the page
+ * the worker answers for a page it does not keep when there is no connection.
+ */
+export const WEB_APP_MANIFEST_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr/manifest.webmanifest', en: '/manifest.webmanifest' };
+export const SERVICE_WORKER_PATH = '/sw.js';
+export const FAVICON_PATH = '/favicon.ico';
+export const OFFLINE_PATH: Readonly<Record<SiteLanguage, string>> = { tr: '/tr/cevrimdisi', en: '/en/offline' };
 
 /** A site path (place, country or region prefix) in one language, without the base: `/en/prayer-times/turkey`. */
 export const placePagePath = (language: SiteLanguage, placePath: string): string =>
   placePath === '' ? PLACE_PAGE_PREFIX[language] : `${PLACE_PAGE_PREFIX[language]}/${placePath}`;
+
+/** A place's Ramadan timetable (the coming or current Ramadan): `/tr/imsakiye/{path}`, `/en/ramadan/{path}`. */
+export const RAMADAN_PAGE_PREFIX: Readonly<Record<SiteLanguage, string>> = {
+  tr: '/tr/imsakiye',
+  en: '/en/ramadan',
+};
+
+export const ramadanPagePath = (language: SiteLanguage, placePath: string): string => `${RAMADAN_PAGE_PREFIX[language]}/${placePath}`;
 
 export const placeCalendarUrl = (base: string, language: SiteLanguage, placePath: string): string =>
   `${placePageUrl(base, language, placePath)}${CALENDAR_SUFFIX}`;
 
 /** The same feed for a calendar app to subscribe to: its URL with the `webcal:` scheme in place of `https:` or `http:`. */
 export const calendarSubscriptionUrl = (feedUrl: string): string => feedUrl.replace(/^https?:/, 'webcal:');
+
+/** The widget (a place's day, compact, framable by any site): `/embed/tr/{path}`, `/embed/en/{path}`. */
+export const EMBED_ROOT = '/embed';
+export const EMBED_PREFIX: Readonly<Record<SiteLanguage, string>> = { tr: `${EMBED_ROOT}/tr`, en: `${EMBED_ROOT}/en` };
+export const embedPagePath = (language: SiteLanguage, placePath: string): string => `${EMBED_PREFIX[language]}/${placePath}`;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PlaceCatalog } from '../places/placeCatalog.js';
 import { dataDirWithCatalog, startServer, type RunningServer } from '../../testing/serverProcess.js';
-import { NEAR_PATH, PLACE_PAGE_PREFIX, SITE_LANGUAGES } from '../links.js';
+import { NEAR_PATH, PLACE_PAGE_PREFIX, RAMADAN_PAGE_PREFIX, SITE_LANGUAGES } from '../links.js';
 import { coordinate } from './nearPage.js';
 import { WORDS } from './words.js';
 
@@ -134,7 +134,8 @@ describe('what the pages give the scripts', () => {
     expect(status).toBe(200);
     expect(text).toContain(`<select id="method" name="method"><option value="" selected>${method}</option>`);
     expect(text).toContain(`<select id="madhab" name="madhab"><option value="" selected>${madhab}</option>`);
-    expect(text).toContain(`data-remember="${PLACE_PAGE_PREFIX.tr} ${PLACE_PAGE_PREFIX.en}"`);
+    // The prefixes whose links carry the choice: place pages and Ramadan timetables, in both languages.
+    expect(text).toContain(`data-remember="${PLACE_PAGE_PREFIX.tr} ${RAMADAN_PAGE_PREFIX.tr} ${PLACE_PAGE_PREFIX.en} ${RAMADAN_PAGE_PREFIX.en}"`);
     expect(text).toMatch(/<script src="\/assets\/preferences\.js\?v=[^"]+" defer><\/script>/);
     expect(text).toMatch(/<script src="\/assets\/nearMe\.js\?v=[^"]+" defer><\/script>/);
     expect(text).toContain('data-place-path="turkey/istanbul/kadikoy"');

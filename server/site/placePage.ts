@@ -4,26 +4,26 @@
 // (ctx.data.answer: the same route and handler), so a page and the API never disagree.
 import type { StoredPlace } from '../../pipeline/catalog/catalogFile.js';
 import { addDays, formatDate, parseDate, type CalendarDate } from '../../pipeline/zones/calendarDate.js';
-import { isoInstant, nextLocalMidnight } from '../../pipeline/zones/localTime.js';
+import { isoInstant, localNoon, nextLocalMidnight } from '../../pipeline/zones/localTime.js';
 import { METHODS } from '../../pipeline/astronomy/methods.js';
 import { defaultMadhab, defaultMethodId } from '../../pipeline/astronomy/countryDefaults.js';
 import { ApiError } from '../errors.js';
-import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
+import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, RAMADAN_PAGE_PREFIX, ramadanPagePath, SITE_LANGUAGES, type SiteLanguage } from '../links.js';
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
-import { EXTRA_NAMES, NEXT_PRAYERS, TIME_NAMES, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
+import { EVENT_NAMES as EVENTS, EXTRA_NAMES, mergedImsak, NEXT_PRAYERS, shownTimeNames, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
 import { nearMe } from './nearPage.js';
+import { embedOffer, embedSnippet } from './embedSnippet.js';
+import { qiblaCompass } from './qiblaCompass.js';
 import { calendarSection } from './calendarChoice.js';
 import { placeLabel, placeWhere } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
-import { countryName, formatNumber, longDate, monthTitle, shortDay, WORDS } from './words.js';
+import { countryName, longDate, monthTitle, shortDay, WORDS } from './words.js';
 
 const NEARBY_COUNT = 10;
 const MONTH_PARAMETER = /^(\d{4})-(\d{2})$/;
-/** Times the next-prayer box names as events, not prayers ("Next: Sunrise"): sunrise ends fajr; no prayer is said at it. */
-const EVENTS: readonly TimeName[] = ['sunrise'];
 
 /** The breadcrumb of a site path: home, country, region, place (as far as the path goes). */
 export function crumbsOf(language: SiteLanguage, segments: readonly { path: string; name: string }[]): Crumb[] {
@@ -52,7 +52,7 @@ function monthAsked(text: string | undefined): { year: number; month: number } |
   return { year, month };
 }
 
-const hijriText = (h: { day: number; month: number; year: number }, language: SiteLanguage): string =>
+export const hijriText = (h: { day: number; month: number; year: number }, language: SiteLanguage): string =>
   `${h.day} ${WORDS[language].hijriMonths[h.month - 1]} ${h.year}`;
 
 function shiftMonth(year: number, month: number, by: number): string {
@@ -89,11 +89,9 @@ export function placePage(request: SiteRequest, ctx: SiteContext, catalog: Place
   const nextAt = Date.parse(next.iso);
   const todayEnds = nextLocalMidnight(now, today.timeZone);
   const pageHref = withQuery(asked ? { month: shiftMonth(asked.year, asked.month, 0) } : {});
-  // Where imsak and fajr are one instant on every day the page shows (the method's rule, read from the data), they are
-  // one row and one column, named as the authority prints it: Diyanet's "İmsak"; elsewhere (UAE, Perlis) the prayer.
-  const oneImsak = [today, tomorrow, ...month.days].every((day) => day.times.imsak === day.times.fajr);
-  const merged: TimeName | undefined = oneImsak ? (today.method.id === 'diyanet' ? 'imsak' : 'fajr') : undefined;
-  const shownTimes = merged ? TIME_NAMES.filter((name) => name === merged || (name !== 'imsak' && name !== 'fajr')) : TIME_NAMES;
+  // Imsak and fajr as one row where they are one instant on every day the page shows (placeView.ts).
+  const merged = mergedImsak([today, tomorrow, ...month.days], today.method.id);
+  const shownTimes = shownTimeNames(merged);
   const timeName = (name: TimeName): string => w.times[merged && (name === 'imsak' || name === 'fajr') ? merged : name];
   // Slashes of the site path stay readable in the curl (they need no escaping in a query).
   const apiQuery = new URLSearchParams({ city: place.path, ...choice }).toString().replace(/%2F/g, '/');
@@ -126,9 +124,13 @@ ${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
 </div>`;
   };
 
+  // Each day of the month with the instant it ends (the zone's next local midnight) and the body with the instant the
+  // first begins: a copy kept for use offline marks today's row past the two days it holds (countdown.js).
+  const dayEnds = (date: string): number => nextLocalMidnight(localNoon(parseDate(date) as CalendarDate, today.timeZone), today.timeZone);
+  const monthStarts = month.days.length > 0 ? nextLocalMidnight(localNoon(addDays(parseDate(month.days[0].date) as CalendarDate, -1), today.timeZone), today.timeZone) : undefined;
   const monthRows = month.days.map((day) => {
     const isToday = day.date === today.date;
-    return html`<tr${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${shownTimes.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
+    return html`<tr data-ends="${isoInstant(dayEnds(day.date))}"${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${shownTimes.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
   });
 
   const nearby = catalog.nearby(place, NEARBY_COUNT);
@@ -137,6 +139,7 @@ ${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
 <p class="lede">${placeWhere(place, language)}${dayDate(today)}</p>
 <p id="next-prayer" class="next-prayer" data-label-prayer="${w.nextPrayer}" data-label-event="${w.nextEvent}"><span class="next-label">${EVENTS.includes(next.prayer) ? w.nextEvent : w.nextPrayer}</span>: <strong class="next-name">${timeName(next.prayer)}</strong> <time datetime="${next.iso}">${next.time}</time><span class="next-in" hidden>, ${w.nextPrayerIn} <span class="next-left" role="timer" aria-live="off"></span></span></p>
 <p id="reload-prompt" class="reload-prompt" role="status" hidden>${w.outOfDate} <a href="${pageHref}">${w.reload}</a></p>
+<p id="offline-today" class="reload-prompt" role="status" hidden>${w.offlineTodayInMonth}</p>
 ${dayTimes(today, todayEnds, next.iso)}
 <template id="next-day">${dayDate(tomorrow)}${dayTimes(tomorrow, nextLocalMidnight(todayEnds, today.timeZone), undefined)}</template>
 <section class="month-section" aria-labelledby="month-heading">
@@ -149,14 +152,14 @@ ${dayTimes(today, todayEnds, next.iso)}
 <div class="table-wrap" role="region" aria-labelledby="month-heading" tabindex="0">
 <table class="month">
 <thead><tr><th scope="col">${w.date}</th><th scope="col">${w.hijriDate}</th>${shownTimes.map((name) => html`<th scope="col">${w.times[name]}</th>`)}</tr></thead>
-<tbody>
+<tbody${monthStarts !== undefined && html` data-starts="${isoInstant(monthStarts)}"`}>
 ${monthRows}
 </tbody>
 </table>
 </div>
 </section>
-<h2>${w.qibla}</h2>
-<p>${w.qiblaText(formatNumber(qibla.bearing, language), formatNumber(qibla.distanceKm, language))}</p>
+<p><a href="${ramadanPagePath(language, place.path)}${Object.keys(choice).length > 0 ? `?${new URLSearchParams(choice)}` : ''}">${w.ramadanLink}</a></p>
+${qiblaCompass(language, qibla)}
 <h2>${w.calculation}</h2>
 <p>${w.method}: ${today.method.name} · ${w.madhab}: ${w.madhabs[today.madhab]} · ${w.timeZone}: ${today.timeZone} · ${w.coordinates}: ${place.latitude}, ${place.longitude}</p>
 ${choiceForm(language, path, place, choice, asked && `${asked.year}-${String(asked.month).padStart(2, '0')}`)}
@@ -164,6 +167,7 @@ ${choiceForm(language, path, place, choice, asked && `${asked.year}-${String(ask
 ${nearMe(language, place)}
 <ul class="list">${nearby.map((p) => html`<li><a href="${placePagePath(language, p.path)}">${placeLabel(p)}</a> <span class="note">${p.region || countryName(p.country, language)}</span></li>`)}</ul>
 ${calendarSection(base, language, place.path, choice)}
+${embedOffer(language, embedSnippet(base, language, place.path, w.prayerTimesIn(placeLabel(place)), choice))}
 <h2>${w.sameInApi}</h2>
 <p>${w.apiNote}</p>
 <pre><code>curl -H "Authorization: Bearer $KEY" '${base}/api/v1/times?${apiQuery}'</code></pre>
@@ -174,12 +178,13 @@ ${calendarSection(base, language, place.path, choice)}
     body: page(base, {
       language,
       title: `${w.prayerTimesIn(placeLabel(place))} · ${placeWhere(place, language)}`,
-      description: w.placeDescription(placeLabel(place), placeWhere(place, language)),
+      // Today's times in the description: what a search result and a share preview (og:description) show.
+      description: w.placeDescription(placeLabel(place), placeWhere(place, language), longDate(today.date, language), shownTimes.map((name) => `${w.times[name]} ${today.times[name]}`).join(', ')),
       canonicalPath: path,
       alternates,
       crumbs: placeCrumbs(language, place),
       noindex: variant,
-      scripts: ['preferences.js', 'countdown.js', 'nearMe.js'],
+      scripts: ['preferences.js', 'countdown.js', 'nearMe.js', 'compass.js', 'copySnippet.js'],
       main,
     }),
     // Rendered again after the next prayer (the marked one changes) and at the place's midnight (a new day).
@@ -191,16 +196,16 @@ ${calendarSection(base, language, place.path, choice)}
  * The GET form that changes the method and madhab (and keeps the month asked for). The default option (an empty
  * value) names what is in effect without a choice, "Diyanet İşleri Başkanlığı, Türkiye (default for Türkiye)", so the
  * select always shows what the page uses. preferences.js remembers the choice on the device (`data-remember` lists the
- * place page prefixes whose links it makes carry the choice).
+ * place page and Ramadan timetable prefixes whose links it makes carry the choice). The Ramadan timetable has it too.
  */
-function choiceForm(language: SiteLanguage, action: string, place: StoredPlace, choice: Record<string, string>, month: string | undefined): Html {
+export function choiceForm(language: SiteLanguage, action: string, place: StoredPlace, choice: Record<string, string>, month: string | undefined): Html {
   const w = WORDS[language];
   const inEffect = w.defaultFor(countryName(place.country, language));
   // A label that ends in parentheses already ("Standard (Shafi, Maliki, Hanbali)") gets the note after a dash.
   const withDefault = (label: string): string => (label.endsWith(')') ? `${label} — ${inEffect}` : `${label} (${inEffect})`);
   const defaultMethod = METHODS.find((m) => m.id === defaultMethodId(place.country));
   const option = (value: string, label: string, selected: boolean): Html => html`<option value="${value}"${selected && html` selected`}>${label}</option>`;
-  return html`<form class="choose" action="${action}" method="get" data-remember="${SITE_LANGUAGES.map((l) => PLACE_PAGE_PREFIX[l]).join(' ')}">
+  return html`<form class="choose" action="${action}" method="get" data-remember="${SITE_LANGUAGES.flatMap((l) => [PLACE_PAGE_PREFIX[l], RAMADAN_PAGE_PREFIX[l]]).join(' ')}">
 <div><label for="method">${w.method}</label>
 <select id="method" name="method">${option('', withDefault(defaultMethod?.name ?? w.defaultChoice), !choice.method)}${METHODS.map((m) => option(m.id, m.name, choice.method === m.id))}</select></div>
 <div><label for="madhab">${w.madhab}</label>

@@ -13,8 +13,11 @@ import { sitemaps } from './sitemaps.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { homePages } from './homePages.js';
 import { placePages } from './placePages.js';
+import { ramadanPages } from './ramadanPage.js';
 import { searchPage } from './searchPage.js';
 import { nearPage } from './nearPage.js';
+import { offlinePages } from './offlinePage.js';
+import { embedPages } from './embedPage.js';
 
 export type SiteHandler = (request: SiteRequest, ctx: SiteContext) => SitePage | undefined;
 
@@ -22,11 +25,14 @@ export const SITE_HANDLERS: readonly SiteHandler[] = [
   homePages,
   searchPage,
   nearPage,
+  offlinePages,
   robots,
   sitemaps,
   // Before the place pages: `{place page}.ics` is under their prefix.
   calendarFeeds,
   placePages,
+  ramadanPages,
+  embedPages,
   gettingStartedPage,
   apiReferencePage,
   errorsDocsPage,
@@ -36,4 +42,4 @@ export const SITE_HANDLERS: readonly SiteHandler[] = [
 ];
 
 /** The query parameters pages read: the page cache keys on these alone, so other parameters cannot multiply it. */
-export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q', 'alarm'];
+export const PAGE_PARAMETERS: readonly string[] = ['method', 'madhab', 'month', 'q', 'theme', 'alarm'];

@@ -16,7 +16,10 @@ export interface Asset {
 }
 
 const JS = 'text/javascript; charset=utf-8';
+const PNG = 'image/png';
 const ownFile = (name: string): URL => new URL(`./assets/${name}`, import.meta.url);
+/** A file of server/web/assets/ served elsewhere than /assets: the service worker's code, the favicon (site/webApp.ts). */
+export const ownFileBytes = (name: string): Buffer => readFileSync(ownFile(name));
 
 /**
  * A file inside an installed package: its entry point is resolved as Node would, then `file` is taken relative to the
@@ -41,14 +44,29 @@ const SOURCES: Readonly<Record<string, { contentType: string; file: () => URL | 
   'preferences.js': { contentType: JS, file: () => ownFile('preferences.js') },
   // "Use my location" (geolocation, to the near page) and the last place viewed, offered on the homes.
   'nearMe.js': { contentType: JS, file: () => ownFile('nearMe.js') },
+  // The qibla dial turning with the phone (device orientation), started by a button shown where the browser has it.
+  'compass.js': { contentType: JS, file: () => ownFile('compass.js') },
+  // The Ramadan timetable's today and its countdown to the next suhoor or iftar.
+  'ramadan.js': { contentType: JS, file: () => ownFile('ramadan.js') },
   'icon.svg': { contentType: 'image/svg+xml', file: () => ownFile('icon.svg') },
+  // The installable app (server/site/webApp.ts): the service worker's registration and the offline page's list of kept
+  // places; the manifest's icons and the apple-touch-icon, rendered from icon.svg by scripts/make-icons.ts.
+  'offline.js': { contentType: JS, file: () => ownFile('offline.js') },
+  'icon-192.png': { contentType: PNG, file: () => ownFile('icon-192.png') },
+  'icon-512.png': { contentType: PNG, file: () => ownFile('icon-512.png') },
+  'icon-maskable-512.png': { contentType: PNG, file: () => ownFile('icon-maskable-512.png') },
+  'apple-touch-icon.png': { contentType: PNG, file: () => ownFile('apple-touch-icon.png') },
+  // The widget (/embed/…): compact, and its colours fixed by ?theme=, over site.css.
+  'embed.css': { contentType: 'text/css; charset=utf-8', file: () => ownFile('embed.css') },
+  // The place page's Copy button for the widget's code.
+  'copySnippet.js': { contentType: JS, file: () => ownFile('copySnippet.js') },
   // The dashboard's passkey buttons (server/dashboard/passkeys/), and the WebAuthn helpers they call (global
   // `SimpleWebAuthnBrowser`), as the package ships them for a page without a bundler.
   'passkeys.js': { contentType: JS, file: () => ownFile('passkeys.js') },
   'simplewebauthn-browser.js': { contentType: JS, file: () => packageFile('@simplewebauthn/browser', 'dist/bundle/index.umd.min.js') },
 };
 
-export type AssetName = 'site.css' | 'countdown.js' | 'preferences.js' | 'nearMe.js' | 'icon.svg' | 'passkeys.js' | 'simplewebauthn-browser.js';
+export type AssetName = 'site.css' | 'countdown.js' | 'preferences.js' | 'nearMe.js' | 'ramadan.js' | 'compass.js' | 'icon.svg' | 'offline.js' | 'icon-192.png' | 'icon-512.png' | 'icon-maskable-512.png' | 'apple-touch-icon.png' | 'embed.css' | 'copySnippet.js' | 'passkeys.js' | 'simplewebauthn-browser.js';
 
 export const ASSETS: ReadonlyMap<string, Asset> = new Map(
   Object.entries(SOURCES).map(([name, { contentType, file }]) => {
