@@ -1,6 +1,6 @@
 // /robots.txt and the sitemaps over real HTTP: the index lists its sitemaps, each parses as XML (@xmldom/xmldom,
-// fatal errors thrown) with at most 50,000 <url>, every place page of the catalog is there once per language with its
-// hreflang alternates, and a sample of the listed URLs answer 200.
+// fatal errors thrown) with at most 50,000 <url>, every place page and every place's Ramadan timetable of the catalog
+// is there once per language with its hreflang alternates, and a sample of the listed URLs answer 200.
 import { get } from 'node:http';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -90,11 +90,11 @@ describe('the sitemaps', () => {
         urls.push({ loc: textOf(url, 'loc')!, sitemap, alternates, lastmod: textOf(url, 'lastmod') });
       }
     }
-  }, 240_000);
+  }, 360_000); // every chunk: the place pages and their Ramadan timetables, 0.33 million URLs
 
   it('lists sitemaps of at most 50,000 URLs each, absolute under the base', () => {
     expect(sitemapUrls.length).toBeGreaterThan(30);
-    expect(sitemapUrls.every((u) => /^https:\/\/prayer-times\.example\/sitemaps\/(pages|places)-\d+\.xml$/.test(u))).toBe(true);
+    expect(sitemapUrls.every((u) => /^https:\/\/prayer-times\.example\/sitemaps\/(pages|places|ramadan)-\d+\.xml$/.test(u))).toBe(true);
     const perSitemap = new Map<string, number>();
     for (const u of urls) perSitemap.set(u.sitemap, (perSitemap.get(u.sitemap) ?? 0) + 1);
     expect([...perSitemap.keys()].sort()).toEqual([...sitemapUrls].sort());
@@ -121,6 +121,24 @@ describe('the sitemaps', () => {
     expect(placeUrls.every((u) => /^\d{4}-\d{2}-\d{2}$/.test(u.lastmod ?? ''))).toBe(true);
   });
 
+  it("has every place's Ramadan timetable once per language, with tr, en and x-default (English) alternates", () => {
+    const byLoc = new Map(urls.map((u) => [u.loc, u]));
+    const missing: string[] = [];
+    for (const place of places) {
+      const tr = `${BASE}/tr/imsakiye/${place.path}`;
+      const en = `${BASE}/en/ramadan/${place.path}`;
+      for (const loc of [tr, en]) {
+        const url = byLoc.get(loc);
+        if (!url) missing.push(loc);
+        else expect(url.alternates).toEqual({ tr, en, 'x-default': en });
+      }
+    }
+    expect(missing.slice(0, 10)).toEqual([]);
+    const ramadanUrls = urls.filter((u) => u.sitemap.includes('/ramadan-'));
+    expect(ramadanUrls.length).toBe(places.length * 2);
+    expect(ramadanUrls.every((u) => u.loc.includes('/tr/imsakiye/') || u.loc.includes('/en/ramadan/'))).toBe(true);
+  });
+
   it('has the fixed pages and every country and region index page in both languages', () => {
     const locs = new Set(urls.map((u) => u.loc));
     const prefixes = new Set(places.flatMap((p) => [p.path.split('/')[0], p.path.split('/').slice(0, 2).join('/')]));
@@ -135,7 +153,7 @@ describe('the sitemaps', () => {
   });
 
   it('answers 404 for a sitemap it does not list', async () => {
-    for (const path of ['/sitemaps/places-0.xml', `/sitemaps/places-${sitemapUrls.length + 1}.xml`, '/sitemaps/other.xml', '/sitemaps/places-1.xml.gz']) {
+    for (const path of ['/sitemaps/places-0.xml', `/sitemaps/places-${sitemapUrls.length + 1}.xml`, `/sitemaps/ramadan-${sitemapUrls.length + 1}.xml`, '/sitemaps/other.xml', '/sitemaps/places-1.xml.gz']) {
       expect(await statusOf(server.baseUrl + path), path).toBe(404);
     }
   });

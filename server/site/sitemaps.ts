@@ -1,6 +1,7 @@
 // /sitemap.xml, an index of the sitemaps under /sitemaps/{name}.xml: `pages-N` holds the fixed pages (/, /tr, /en,
 // the docs, pricing) and the index page of every country and region, `places-N` every place page, each place in both
-// languages with its hreflang alternates (tr, en, and x-default = English, as the pages' own <head> says).
+// languages with its hreflang alternates (tr, en, and x-default = English, as the pages' own <head> says), and
+// `ramadan-N` every place's Ramadan timetable the same way (chunks of their own: the place chunks keep their URLs).
 //
 // The protocol allows 50,000 URLs a sitemap; ours hold 10,000 (5,000 places in two languages, about 4 MB): a chunk is
 // rendered on request and not kept (place pages should keep the page cache), so what one request costs in memory
@@ -16,6 +17,7 @@ import {
   MCP_DOCS_PATH,
   placePagePath,
   PRICING_PATH,
+  ramadanPagePath,
   SITEMAP_INDEX_PATH,
   SITEMAPS_PREFIX,
 } from '../links.js';
@@ -96,7 +98,11 @@ function planOf(catalog: PlaceCatalog): SitemapPlan & { pageStarts: number[] } {
   const places = Int32Array.from(order);
   const pageStarts = chunkStarts(pages);
   const placeChunks = Math.ceil(places.length / (URLS_PER_SITEMAP / 2));
-  const names = [...pageStarts.map((_, i) => `pages-${i + 1}`), ...Array.from({ length: placeChunks }, (_, i) => `places-${i + 1}`)];
+  const names = [
+    ...pageStarts.map((_, i) => `pages-${i + 1}`),
+    ...Array.from({ length: placeChunks }, (_, i) => `places-${i + 1}`),
+    ...Array.from({ length: placeChunks }, (_, i) => `ramadan-${i + 1}`),
+  ];
   plan = { pages, places, pathOf: (i) => catalog.tables.path(i), fixedPages, names, pageStarts, lastmod: catalog.builtAt.slice(0, 10) };
   plans.set(catalog, plan);
   return plan;
@@ -132,19 +138,20 @@ function pagesXml(base: string, plan: SitemapPlan & { pageStarts: number[] }, ch
   return parts.join('');
 }
 
-function placesXml(base: string, plan: SitemapPlan, chunk: number): string {
+/** A chunk of places' pages of one kind: their place pages, or their Ramadan timetables. */
+function placesXml(base: string, plan: SitemapPlan, chunk: number, pagePath: (language: 'tr' | 'en', placePath: string) => string): string {
   const perChunk = URLS_PER_SITEMAP / 2;
   const parts = [URLSET_OPEN];
   const end = Math.min(plan.places.length, (chunk + 1) * perChunk);
   for (let i = chunk * perChunk; i < end; i++) {
     const path = plan.pathOf(plan.places[i]);
-    parts.push(entryXml(base, { tr: placePagePath('tr', path), en: placePagePath('en', path) }, plan.lastmod));
+    parts.push(entryXml(base, { tr: pagePath('tr', path), en: pagePath('en', path) }, plan.lastmod));
   }
   parts.push(URLSET_CLOSE);
   return parts.join('');
 }
 
-const SITEMAP_NAME = new RegExp(`^${SITEMAPS_PREFIX}/(pages|places)-([1-9][0-9]{0,5})\\.xml$`);
+const SITEMAP_NAME = new RegExp(`^${SITEMAPS_PREFIX}/(pages|places|ramadan)-([1-9][0-9]{0,5})\\.xml$`);
 
 export function sitemaps(request: SiteRequest, ctx: SiteContext): SitePage | undefined {
   const isIndex = request.path === SITEMAP_INDEX_PATH;
@@ -157,6 +164,6 @@ export function sitemaps(request: SiteRequest, ctx: SiteContext): SitePage | und
   const [, kind, number] = match!;
   const chunk = Number(number) - 1;
   if (!plan.names.includes(`${kind}-${number}`)) return undefined;
-  const body = kind === 'pages' ? pagesXml(request.base, plan, chunk) : placesXml(request.base, plan, chunk);
+  const body = kind === 'pages' ? pagesXml(request.base, plan, chunk) : placesXml(request.base, plan, chunk, kind === 'places' ? placePagePath : ramadanPagePath);
   return { status: 200, body, contentType: XML_TYPE, maxAgeSeconds: 0 };
 }
