@@ -27,6 +27,8 @@ export interface CachedPage {
   /** UTC ms, when it was rendered: not used before it either (a clock set back must not see a later page). */
   validFrom?: number;
   location?: string;
+  /** The widget's pages, framable by any site (SitePage.embeddable). */
+  embeddable?: boolean;
 }
 
 /**

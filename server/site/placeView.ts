@@ -8,6 +8,22 @@ export const TIME_NAMES: readonly TimeName[] = ['imsak', 'fajr', 'sunrise', 'dhu
 /** The times `/next` counts (imsak is a precaution, not a prayer of its own). */
 export const NEXT_PRAYERS: readonly TimeName[] = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'];
 export const EXTRA_NAMES: readonly ExtraName[] = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'];
+/** Times the next-prayer box names as events, not prayers ("Next: Sunrise"): sunrise ends fajr; no prayer is said at it. */
+export const EVENT_NAMES: readonly TimeName[] = ['sunrise'];
+
+/**
+ * Where imsak and fajr are one instant on every day a page shows (the method's rule, read from the data), they are one
+ * row and one column, named as the authority prints it: Diyanet's "İmsak"; elsewhere (UAE, Perlis) the prayer. That
+ * row's name, or undefined where they differ.
+ */
+export function mergedImsak(days: ReadonlyArray<{ times: Record<TimeName, string> }>, methodId: string): TimeName | undefined {
+  if (!days.every((day) => day.times.imsak === day.times.fajr)) return undefined;
+  return methodId === 'diyanet' ? 'imsak' : 'fajr';
+}
+
+/** The times a page shows, in order: all seven, or six with imsak and fajr as the one row `merged`. */
+export const shownTimeNames = (merged: TimeName | undefined): readonly TimeName[] =>
+  merged ? TIME_NAMES.filter((name) => name === merged || (name !== 'imsak' && name !== 'fajr')) : TIME_NAMES;
 
 export interface HijriView {
   day: number;

@@ -18,6 +18,8 @@ export interface SitePage {
   location?: string;
   /** Extra headers (Allow). */
   headers?: Readonly<Record<string, string>>;
+  /** Meant to be framed by any site (the widget): `frame-ancestors *` in place of `'none'` (securityHeaders.ts). */
+  embeddable?: boolean;
 }
 
 /** A page's request, as the page modules see it. */

@@ -10,18 +10,20 @@ import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped, headerBlock } from '../edge/edge.js';
 import { chosenCoding, formsFor, MIN_COMPRESSED_BYTES, MIN_COMPRESSED_ONCE_BYTES, VARY_ACCEPT_ENCODING, type CompressedForms, type ContentCoding } from '../web/compression.js';
 import { ApiError } from '../errors.js';
-import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, LANGUAGE_HOME_PATH, placePagePath, PRICING_PATH, ROBOTS_PATH, SITE_LANGUAGES, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
+import { ASSETS_PREFIX, CHOOSER_PATH, DOCS_PATH, EMBED_ROOT, LANGUAGE_HOME_PATH, placePagePath, PRICING_PATH, ROBOTS_PATH, SITE_LANGUAGES, SITEMAP_INDEX_PATH, SITEMAPS_PREFIX } from '../links.js';
 import { log } from '../log.js';
 import { ASSETS } from '../web/assets.js';
 import { messagePage, notFoundPage } from './errorPages.js';
 import { PageCache, type CachedPage } from './pageCache.js';
 import { etagMatches, etagOf } from '../web/entityTags.js';
-import { HTML_TYPE, SECURITY_HEADER_LINES } from '../web/securityHeaders.js';
+import { EMBEDDABLE_SECURITY_HEADER_LINES, HTML_TYPE, SECURITY_HEADER_LINES } from '../web/securityHeaders.js';
 import type { SiteContext, SiteOptions } from './siteContext.js';
 import { pageQuery, type SitePage, type SiteRequest } from './sitePage.js';
 import { PAGE_PARAMETERS, SITE_HANDLERS } from './siteRoutes.js';
+import { ROOT_FILES } from './webApp.js';
 
 const SECURITY_HEADERS = headerBlock(SECURITY_HEADER_LINES);
+const EMBEDDABLE_SECURITY_HEADERS = headerBlock(EMBEDDABLE_SECURITY_HEADER_LINES);
 
 const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const YEAR_SECONDS = 365 * 86_400;
@@ -48,8 +50,9 @@ function codingFor(forms: CompressedForms | undefined, acceptEncoding: string): 
  * Every header of an answer but X-Request-Id, as (name, value) pairs: the security headers, the type, the form's
  * ETag, `Vary` for a body that has compressed forms, its coding, Cache-Control and a redirect's Location.
  */
-function headLines(page: { contentType: string; location?: string }, etag: string, varies: boolean, coding: ContentCoding | undefined, cacheControl: string): Array<readonly [string, string]> {
-  const lines: Array<readonly [string, string]> = [...SECURITY_HEADER_LINES, ['Content-Type', page.contentType], ['ETag', etag]];
+function headLines(page: { contentType: string; location?: string; embeddable?: boolean }, etag: string, varies: boolean, coding: ContentCoding | undefined, cacheControl: string): Array<readonly [string, string]> {
+  const security = page.embeddable ? EMBEDDABLE_SECURITY_HEADER_LINES : SECURITY_HEADER_LINES;
+  const lines: Array<readonly [string, string]> = [...security, ['Content-Type', page.contentType], ['ETag', etag]];
   if (varies) lines.push(['Vary', VARY_ACCEPT_ENCODING]);
   if (coding) lines.push(['Content-Encoding', coding]);
   lines.push(['Cache-Control', cacheControl]);
@@ -58,10 +61,10 @@ function headLines(page: { contentType: string; location?: string }, etag: strin
 }
 
 /** The 304 for a form: its ETag, `Vary` and how long it holds (no body, no type, no coding). */
-function notModified(etag: string, varies: boolean, cacheControl: string): Reply {
+function notModified(etag: string, varies: boolean, cacheControl: string, embeddable = false): Reply {
   const headers: Record<string, string> = { ETag: etag, 'Cache-Control': cacheControl };
   if (varies) headers.Vary = VARY_ACCEPT_ENCODING;
-  return { status: 304, body: '', headerBlock: SECURITY_HEADERS, headers };
+  return { status: 304, body: '', headerBlock: embeddable ? EMBEDDABLE_SECURITY_HEADERS : SECURITY_HEADERS, headers };
 }
 
 const cacheControlFor = (maxAge: number): string => (maxAge === 0 ? 'no-cache' : `public, max-age=${maxAge}`);
@@ -103,7 +106,7 @@ export function siteSurface(options: SiteOptions): Surface {
       heads[slot] = head = { maxAge, etag, block: headerBlock(headLines(cached, etag, cached.forms !== undefined, coding, cacheControlFor(maxAge))) };
     }
     const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch !== '' && cached.status === 200 && etagMatches(ifNoneMatch, head.etag)) return notModified(head.etag, cached.forms !== undefined, cacheControlFor(maxAge));
+    if (ifNoneMatch !== '' && cached.status === 200 && etagMatches(ifNoneMatch, head.etag)) return notModified(head.etag, cached.forms !== undefined, cacheControlFor(maxAge), cached.embeddable);
     return { status: cached.status, body: coding === undefined ? cached.body : cached.forms!.form(coding)!, headerBlock: head.block };
   }
 
@@ -121,31 +124,35 @@ export function siteSurface(options: SiteOptions): Surface {
       validUntil,
       validFrom: now,
       location: result.location,
+      embeddable: result.embeddable,
     };
   }
 
-  // The static files with their compressed forms (made at start-up with the best ratio) and the head of each form.
+  // The static files with their compressed forms (made at start-up with the best ratio) and the head of each form, by
+  // path: the versioned assets (kept a year) and the app's files at fixed URLs (webApp.ts: kept as each says).
   const ASSET_CACHE_CONTROL = `public, max-age=${YEAR_SECONDS}, immutable`;
-  const assets = new Map(
-    [...ASSETS].map(([name, asset]) => {
-      const forms = formsFor(asset.body, asset.contentType, 'static');
-      const etag = etagOf(asset.body);
-      const heads = ([undefined, 'br', 'gzip'] as const).map((coding) => {
-        const form = coding && forms?.form(coding);
-        const tagged = etagFor(etag, form ? coding : undefined);
-        return { etag: tagged, block: headerBlock(headLines(asset, tagged, forms !== undefined, form ? coding : undefined, ASSET_CACHE_CONTROL)) };
-      });
-      return [name, { body: asset.body, forms, heads }];
-    }),
-  );
+  const staticFile = (file: { body: Buffer; contentType: string }, cacheControl: string) => {
+    const forms = formsFor(file.body, file.contentType, 'static');
+    const etag = etagOf(file.body);
+    const heads = ([undefined, 'br', 'gzip'] as const).map((coding) => {
+      const form = coding && forms?.form(coding);
+      const tagged = etagFor(etag, form ? coding : undefined);
+      return { etag: tagged, block: headerBlock(headLines(file, tagged, forms !== undefined, form ? coding : undefined, cacheControl)) };
+    });
+    return { body: file.body, forms, heads, cacheControl };
+  };
+  const staticFiles = new Map([
+    ...[...ASSETS].map(([name, asset]) => [`${ASSET_PATHS}${name}`, staticFile(asset, ASSET_CACHE_CONTROL)] as const),
+    ...[...ROOT_FILES].map(([path, file]) => [path, staticFile(file, file.cacheControl)] as const),
+  ]);
 
-  function assetReply(request: EdgeRequest): Reply | undefined {
-    const asset = assets.get(request.url.slice(ASSETS_PREFIX.length + 1));
-    if (!asset) return undefined;
-    const coding = codingFor(asset.forms, request.headers['accept-encoding']);
-    const head = asset.heads[coding === undefined ? 0 : SLOTS[coding]];
-    if (etagMatches(request.headers['if-none-match'], head.etag)) return notModified(head.etag, asset.forms !== undefined, ASSET_CACHE_CONTROL);
-    return { status: 200, body: coding === undefined ? asset.body : asset.forms!.form(coding)!, headerBlock: head.block };
+  function staticReply(request: EdgeRequest): Reply | undefined {
+    const file = staticFiles.get(request.url);
+    if (!file) return undefined;
+    const coding = codingFor(file.forms, request.headers['accept-encoding']);
+    const head = file.heads[coding === undefined ? 0 : SLOTS[coding]];
+    if (etagMatches(request.headers['if-none-match'], head.etag)) return notModified(head.etag, file.forms !== undefined, file.cacheControl);
+    return { status: 200, body: coding === undefined ? file.body : file.forms!.form(coding)!, headerBlock: head.block };
   }
 
   /** What the page modules answer for a path (the localized 404 when none does); may throw the API's errors. */
@@ -184,6 +191,9 @@ export function siteSurface(options: SiteOptions): Surface {
       SITEMAP_INDEX_PATH,
       `${SITEMAPS_PREFIX}/*`,
       `${ASSETS_PREFIX}/*`,
+      ...ROOT_FILES.keys(),
+      EMBED_ROOT,
+      `${EMBED_ROOT}/*`,
     ],
     headers: ['if-none-match', 'accept-encoding'],
     lowerCasePaths: 'first',
@@ -219,10 +229,8 @@ export function siteSurface(options: SiteOptions): Surface {
       const head = headLines(cached, etagFor(cached.etag, coding), cached.forms !== undefined, coding, 'no-store');
       return { status: 405, body: coding === undefined ? cached.body : cached.forms!.form(coding)!, headerBlock: headerBlock([...head, ['Allow', 'GET, HEAD']]) };
     }
-    if (request.url.startsWith(ASSET_PATHS)) {
-      const asset = assetReply(request);
-      if (asset) return asset;
-    }
+    const file = staticReply(request);
+    if (file) return file;
     if (base !== cachedBase) {
       cache.clear();
       cachedBase = base;
