@@ -82,12 +82,12 @@ describe('places without a region', () => {
     }
     const en = await page('/en/prayer-times/norway/all/tromso');
     expect(titleOf(en)).toBe('Prayer times in Tromsø · Norway');
-    expect(descriptionOf(en)).toContain('in Tromsø, Norway: fajr');
+    expect(descriptionOf(en)).toContain('Prayer times in Tromsø, Norway, today (');
     expect(ledeOf(en)).toMatch(/^Norway · /);
     expect(crumbsOf(en).map(([name]) => name)).toEqual(['Home', 'Norway', 'Tromsø']);
     const tr = await page('/tr/namaz-vakitleri/norway/all/tromso');
     expect(titleOf(tr)).toBe('Tromsø namaz vakitleri · Norveç');
-    expect(descriptionOf(tr)).toContain('Tromsø (Norveç) için');
+    expect(descriptionOf(tr)).toContain('Tromsø (Norveç) namaz vakitleri, bugün (');
     expect(crumbsOf(tr).map(([name]) => name)).toEqual(['Ana sayfa', 'Norveç', 'Tromsø']);
   });
 
