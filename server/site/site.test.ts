@@ -66,10 +66,10 @@ function todayTable(page: string): Array<{ iso: string; time: string }> {
   return [...table.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => ({ iso: m[1], time: m[2] }));
 }
 
-/** The month table: the date of each row and its seven clocks. */
+/** The month table: the date of each row and its seven clocks (a row also carries the instant its day ends). */
 function monthTable(page: string): Array<{ date: string; times: string[]; today: boolean }> {
   const table = /<table class="month">([\s\S]*?)<\/table>/.exec(page)![1];
-  return [...table.matchAll(/<tr( class="today" aria-current="date")?><th scope="row"><time datetime="([^"]+)">[\s\S]*?<\/th><td>[^<]*<\/td>((?:<td>[^<]*<\/td>){6,7})<\/tr>/g)].map((m) => ({
+  return [...table.matchAll(/<tr(?: data-ends="[^"]+")?( class="today" aria-current="date")?><th scope="row"><time datetime="([^"]+)">[\s\S]*?<\/th><td>[^<]*<\/td>((?:<td>[^<]*<\/td>){6,7})<\/tr>/g)].map((m) => ({
     date: m[2],
     today: m[1] !== undefined,
     times: [...m[3].matchAll(/<td>([^<]*)<\/td>/g)].map((t) => t[1]),

@@ -3,7 +3,9 @@
 // holds it in <template id="next-day">) with its date, times and the month's marked row; past what the page holds, a
 // prompt to reload in place of times that are no longer today's. It ticks every second, and at once when the page is
 // shown again (a phone waking: timers were asleep and the clock has jumped). Without this script the page as served
-// stays true until it expires (at the next prayer or the place's midnight).
+// stays true until it expires (at the next prayer or the place's midnight). A copy the service worker answered without
+// a connection (its #offline-notice shown: sw.js) past the days it holds cannot be reloaded: it marks today's row of
+// the month's table instead (each row's data-ends, the body's data-starts) and says that today's times are there.
 (function () {
   'use strict';
   var box = document.getElementById('next-prayer');
@@ -16,6 +18,9 @@
   var left = box.querySelector('.next-left');
   var following = document.getElementById('next-day');
   var monthRows = Array.prototype.slice.call(document.querySelectorAll('table.month tbody tr'));
+  var monthBody = document.querySelector('table.month tbody');
+  var offlineNotice = document.getElementById('offline-notice');
+  var offlineToday = document.getElementById('offline-today');
   var stale = false;
 
   function all(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
@@ -46,10 +51,34 @@
     all(document, 'main .today-times tr[data-at]').forEach(function (row) { row.classList.remove('next'); set(row, 'aria-current', null); });
     monthRows.forEach(function (row) { row.classList.remove('today'); set(row, 'aria-current', null); });
     prompt.hidden = false;
+    staleOffline(Date.now());
+  }
+
+  // The month's row whose local day holds the instant, or null (another month, or a page without the instants).
+  function monthRowAt(now) {
+    var start = monthBody ? Date.parse(monthBody.getAttribute('data-starts')) : NaN;
+    for (var i = 0; i < monthRows.length; i++) {
+      var end = Date.parse(monthRows[i].getAttribute('data-ends'));
+      if (now >= start && now < end) return monthRows[i];
+      start = end;
+    }
+    return null;
+  }
+
+  // Stale and answered offline: today's row of the month marked, and said, in place of a reload that cannot help.
+  function staleOffline(now) {
+    if (!offlineNotice || offlineNotice.hidden || !offlineToday) return;
+    var today = monthRowAt(now);
+    monthRows.forEach(function (row) {
+      row.classList.toggle('today', row === today);
+      set(row, 'aria-current', row === today ? 'date' : null);
+    });
+    offlineToday.hidden = !today;
+    prompt.hidden = !!today;
   }
 
   function tick() {
-    if (stale) return;
+    if (stale) return staleOffline(Date.now());
     var now = Date.now();
     var day = liveDay();
     if (!day) return;
