@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Frame, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -122,7 +122,8 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe-core on a page already open, with the WCAG 2.1 AA rules; returns the violations (none is a pass).
+ * Runs axe-core on a page already open (or on one frame's document: a widget framed by another site), with the
+ * WCAG 2.1 AA rules; returns the violations (none is a pass).
  *
  * The site's Content-Security-Policy says `script-src 'self'`, so `page.addScriptTag({ path })` — which inserts the
  * file's text as an inline <script> — is refused by the page (Chromium logs the CSP violation and `axe` stays
@@ -131,7 +132,7 @@ export interface AxeViolation {
  * the page exactly as a visitor's browser renders it (a context with `bypassCSP: true` would also work, but would
  * apply, say, an inline style the CSP blocks for visitors, and axe would check a page nobody sees).
  */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page | Frame): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => typeof (globalThis as any).axe === 'object');
   if (!loaded) {
     // The bundle defines `axe` on window when evaluated as a script: wrapping it in a function keeps its `var`s local.
