@@ -1,20 +1,13 @@
 // The calendar subscriptions over real HTTP: a feed parses with ical.js, holds the six prayers of every day of the
 // next 12 months, each at the API's instant (`iso` of /api/v1/times for that day), with unique, stable UIDs.
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, fromEpochDay, toEpochDay } from '../../pipeline/zones/calendarDate.js';
 import { localDate, nextLocalMidnight, offsetSeconds } from '../../pipeline/zones/localTime.js';
-import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { siteServerForFile } from '../../testing/siteServer.js';
 
 const BASE = 'https://prayer-times.example';
-let server: RunningServer;
-let key: string;
-beforeAll(async () => {
-  ({ server, key } = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), PUBLIC_BASE_URL: BASE }));
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const site = siteServerForFile(BASE);
 
 const PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 
@@ -27,7 +20,7 @@ interface Feed {
 }
 
 async function feed(path: string): Promise<Feed> {
-  const res = await fetch(server.baseUrl + path);
+  const res = await fetch(site.server.baseUrl + path);
   const text = await res.text();
   const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
   const events = calendar.getAllSubcomponents('vevent').map((c) => {
@@ -45,7 +38,7 @@ async function feed(path: string): Promise<Feed> {
 }
 
 async function apiDay(city: string, date: string, extra = ''): Promise<Record<string, string>> {
-  const res = await fetch(`${server.baseUrl}/api/v1/times?city=${encodeURIComponent(city)}&date=${date}${extra}`, { headers: { 'X-API-Key': key } });
+  const res = await fetch(`${site.server.baseUrl}/api/v1/times?city=${encodeURIComponent(city)}&date=${date}${extra}`, { headers: { 'X-API-Key': site.key } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { iso: Record<string, string> }).iso;
 }
@@ -161,24 +154,24 @@ describe('the Turkish feed, with a method and madhab', () => {
 
 describe('other requests for a feed', () => {
   it('answers 304 to its ETag', async () => {
-    const first = await fetch(`${server.baseUrl}/en/prayer-times/turkey/istanbul/kadikoy.ics`);
+    const first = await fetch(`${site.server.baseUrl}/en/prayer-times/turkey/istanbul/kadikoy.ics`);
     await first.text();
-    const again = await fetch(`${server.baseUrl}/en/prayer-times/turkey/istanbul/kadikoy.ics`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
+    const again = await fetch(`${site.server.baseUrl}/en/prayer-times/turkey/istanbul/kadikoy.ics`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
 
   it('sends another spelling of the path to the canonical feed, keeping the choice', async () => {
-    const res = await fetch(`${server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?madhab=hanafi`, { redirect: 'manual' });
+    const res = await fetch(`${site.server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?madhab=hanafi`, { redirect: 'manual' });
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe(`${BASE}/en/prayer-times/turkey/istanbul/kadikoy.ics?madhab=hanafi`);
   });
 
   it('is a 400 page for a method the API refuses, and a 404 for an unknown place', async () => {
-    const bad = await fetch(`${server.baseUrl}/tr/namaz-vakitleri/turkey/istanbul/kadikoy.ics?method=nope`);
+    const bad = await fetch(`${site.server.baseUrl}/tr/namaz-vakitleri/turkey/istanbul/kadikoy.ics?method=nope`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('method must be one of');
     for (const path of ['/en/prayer-times/turkey/istanbul/nowhere.ics', '/tr/namaz-vakitleri/nowhere.ics', '/en/prayer-times/.ics']) {
-      const res = await fetch(server.baseUrl + path);
+      const res = await fetch(site.server.baseUrl + path);
       await res.text();
       expect(res.status, path).toBe(404);
     }
@@ -252,7 +245,7 @@ describe('reminders (?alarm=)', () => {
   it.each(['-1', '121', '10.5', '1e1', 'ten', '0x10', '%2B5', '-0', '1000', '99999999999999999999999', '10,20', '%00', '5%20min', 'NaN', 'Infinity'])(
     '?alarm=%s is a 400 page, never a 500',
     async (value) => {
-      const res = await fetch(`${server.baseUrl}${KADIKOY.en}?alarm=${value}`);
+      const res = await fetch(`${site.server.baseUrl}${KADIKOY.en}?alarm=${value}`);
       const text = await res.text();
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -262,7 +255,7 @@ describe('reminders (?alarm=)', () => {
 
   it('is part of what the feed is kept under: each value its own answer, cached as the feed without it', async () => {
     const get = async (query: string) => {
-      const res = await fetch(`${server.baseUrl}${KADIKOY.en}${query}`);
+      const res = await fetch(`${site.server.baseUrl}${KADIKOY.en}${query}`);
       return { res, text: await res.text() };
     };
     const plain = await get('');
@@ -280,15 +273,15 @@ describe('reminders (?alarm=)', () => {
       expect(r.res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
       expect(Math.abs(maxAge(r.res) - maxAge(plain.res))).toBeLessThanOrEqual(2);
     }
-    const revalidated = await fetch(`${server.baseUrl}${KADIKOY.en}?alarm=10`, { headers: { 'If-None-Match': ten.res.headers.get('etag')! } });
+    const revalidated = await fetch(`${site.server.baseUrl}${KADIKOY.en}?alarm=10`, { headers: { 'If-None-Match': ten.res.headers.get('etag')! } });
     expect(revalidated.status).toBe(304);
   }, 30_000);
 
   it('goes with the 301 from another spelling of the path', async () => {
-    const res = await fetch(`${server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?madhab=hanafi&alarm=15`, { redirect: 'manual' });
+    const res = await fetch(`${site.server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?madhab=hanafi&alarm=15`, { redirect: 'manual' });
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe(`${BASE}/en/prayer-times/turkey/istanbul/kadikoy.ics?madhab=hanafi&alarm=15`);
-    const bad = await fetch(`${server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?alarm=500`, { redirect: 'manual' });
+    const bad = await fetch(`${site.server.baseUrl}/en/prayer-times/Turkey/Istanbul/Kadikoy.ics?alarm=500`, { redirect: 'manual' });
     await bad.text();
     expect(bad.status).toBe(400);
   });
@@ -314,7 +307,7 @@ describe("the place page's calendar section", () => {
     ['en', '/en/prayer-times/turkey/istanbul/kadikoy', 'Subscribe', 'Download (.ics)', '10 minutes before'],
     ['tr', '/tr/namaz-vakitleri/turkey/istanbul/kadikoy', 'Abone ol', 'İndir (.ics)', '10 dakika önce'],
   ])('in %s: a webcal: link, the .ics link, and a GET form choosing the reminder for either', async (_language, path, subscribe, download, tenMinutes) => {
-    const res = await fetch(server.baseUrl + path);
+    const res = await fetch(site.server.baseUrl + path);
     const page = await res.text();
     expect(res.status).toBe(200);
     // The page's CSP lets its form go to a calendar app.
@@ -333,7 +326,7 @@ describe("the place page's calendar section", () => {
     expect(html).toMatch(/<label for="alarm">/);
     // What the form sends is a feed the server answers, for every reminder offered.
     for (const o of options) {
-      const answer = await fetch(`${server.baseUrl}${path}.ics?alarm=${o[1]}`);
+      const answer = await fetch(`${site.server.baseUrl}${path}.ics?alarm=${o[1]}`);
       await answer.text();
       expect(answer.status, o[1]).toBe(200);
     }
@@ -341,7 +334,7 @@ describe("the place page's calendar section", () => {
 
   it("carries the page's method and madhab to the feed", async () => {
     const path = '/en/prayer-times/turkey/istanbul/kadikoy';
-    const html = section(await (await fetch(`${server.baseUrl}${path}?method=muslimWorldLeague&madhab=hanafi`)).text());
+    const html = section(await (await fetch(`${site.server.baseUrl}${path}?method=muslimWorldLeague&madhab=hanafi`)).text());
     expect(html).toContain('<input type="hidden" name="method" value="muslimWorldLeague">');
     expect(html).toContain('<input type="hidden" name="madhab" value="hanafi">');
     expect(html).toContain(`<a href="webcal://prayer-times.example${path}.ics?method=muslimWorldLeague&amp;madhab=hanafi">`);

@@ -3,8 +3,8 @@
 // keeps `frame-ancestors 'none'`, it sets no cookie and loads nothing from elsewhere, `?theme=` is checked (400 in the
 // frame, never 500) and kept apart in the page cache, it is cached like a place page, unknown places are a 404 and old
 // paths a 301; the place page offers its <iframe> code.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { describe, expect, it } from 'vitest';
+import { siteServerForFile } from '../../testing/siteServer.js';
 import { WORDS } from './words.js';
 
 const BASE = 'https://prayer-times.example';
@@ -13,23 +13,12 @@ const WIDGETS = { tr: `/embed/tr/${PLACE}`, en: `/embed/en/${PLACE}` } as const;
 const PLACE_PAGES = { tr: `/tr/namaz-vakitleri/${PLACE}`, en: `/en/prayer-times/${PLACE}` } as const;
 const TIME_NAMES = ['imsak', 'fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 
-let server: RunningServer;
-let key: string;
-beforeAll(async () => {
-  ({ server, key } = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), PUBLIC_BASE_URL: BASE }));
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const site = siteServerForFile(BASE);
 
-async function api(path: string): Promise<any> {
-  const response = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-  expect(response.status, path).toBe(200);
-  return response.json();
-}
+const api = (path: string): Promise<any> => site.api(path);
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
-  const response = await fetch(`${server.baseUrl}${path}`, { headers, redirect: 'manual' });
+  const response = await fetch(`${site.server.baseUrl}${path}`, { headers, redirect: 'manual' });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 

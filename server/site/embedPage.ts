@@ -14,7 +14,7 @@ import { assetHref } from '../web/assets.js';
 import { html, type Html } from '../web/html.js';
 import { placeAtPath } from './placeAtPath.js';
 import { hijriText } from './placePage.js';
-import { EVENT_NAMES, mergedImsak, NEXT_PRAYERS, shownTimeNames, type DailyView, type NextView, type TimeName } from './placeView.js';
+import { chosenCalculation, EVENT_NAMES, mergedImsak, NEXT_PRAYERS, shownTimeNames, type DailyView, type NextView, type TimeName } from './placeView.js';
 import { placeLabel, placeWhere } from './placeNames.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
@@ -109,11 +109,7 @@ function widget(request: SiteRequest, ctx: SiteContext, placePath: string, langu
   const w = WORDS[language];
   const { now, base, query } = request;
   const place = ctx.catalog!.byPath(placePath)!;
-  const at: Record<string, string> = { city: place.path };
-  for (const name of ['method', 'madhab'] as const) {
-    const value = query.get(name);
-    if (value !== undefined && value !== '') at[name] = value;
-  }
+  const at: Record<string, string> = { city: place.path, ...chosenCalculation(query) };
   const today = ctx.data.answer('getPrayerTimes', at, now) as unknown as DailyView;
   const tomorrow = ctx.data.answer('getPrayerTimes', { ...at, date: formatDate(addDays(parseDate(today.date) as CalendarDate, 1)) }, now) as unknown as DailyView;
   const next = (ctx.data.answer('getNextPrayer', at, now) as unknown as NextView).next;

@@ -12,7 +12,7 @@ import { LANGUAGE_HOME_PATH, PLACE_PAGE_PREFIX, placePagePath, RAMADAN_PAGE_PREF
 import type { PlaceCatalog } from '../places/placeCatalog.js';
 import { html, type Html } from '../web/html.js';
 import { page, type Crumb } from './layout.js';
-import { EVENT_NAMES as EVENTS, EXTRA_NAMES, mergedImsak, NEXT_PRAYERS, shownTimeNames, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
+import { chosenCalculation, EVENT_NAMES as EVENTS, EXTRA_NAMES, mergedImsak, NEXT_PRAYERS, shownTimeNames, type DailyView, type MonthView, type NextView, type QiblaView, type TimeName } from './placeView.js';
 import { nearMe } from './nearPage.js';
 import { embedOffer, embedSnippet } from './embedSnippet.js';
 import { qiblaCompass } from './qiblaCompass.js';
@@ -63,11 +63,7 @@ function shiftMonth(year: number, month: number, by: number): string {
 export function placePage(request: SiteRequest, ctx: SiteContext, catalog: PlaceCatalog, place: StoredPlace, language: SiteLanguage): SitePage {
   const w = WORDS[language];
   const { now, base, query } = request;
-  const choice: Record<string, string> = {};
-  for (const name of ['method', 'madhab'] as const) {
-    const value = query.get(name);
-    if (value !== undefined && value !== '') choice[name] = value;
-  }
+  const choice = chosenCalculation(query);
   const asked = monthAsked(query.get('month') || undefined);
   const at = { city: place.path, ...choice };
   const today = ctx.data.answer('getPrayerTimes', at, now) as unknown as DailyView;

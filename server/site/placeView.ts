@@ -57,3 +57,13 @@ export interface QiblaView {
   bearing: number;
   distanceKm: number;
 }
+
+/** The method and madhab a page's query chose (`?method=`, `?madhab=`), as the API takes them; empty values left out. */
+export function chosenCalculation(query: ReadonlyMap<string, string>): Record<string, string> {
+  const choice: Record<string, string> = {};
+  for (const name of ['method', 'madhab'] as const) {
+    const value = query.get(name);
+    if (value !== undefined && value !== '') choice[name] = value;
+  }
+  return choice;
+}

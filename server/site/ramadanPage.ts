@@ -18,7 +18,7 @@ import { page } from './layout.js';
 import { choiceForm, placeCrumbs } from './placePage.js';
 import { canonicalPlacePath } from './placePages.js';
 import { placeLabel, placeWhere } from './placeNames.js';
-import { TIME_NAMES, type DailyView, type TimeName } from './placeView.js';
+import { chosenCalculation, TIME_NAMES, type DailyView, type TimeName } from './placeView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { dayAndMonth, longDate, shortWeekday, WORDS } from './words.js';
@@ -47,11 +47,7 @@ function gregorianYears(first: string, last: string): string {
 export function ramadanPage(request: SiteRequest, ctx: SiteContext, place: StoredPlace, language: SiteLanguage): SitePage {
   const w = WORDS[language];
   const { now, base, query } = request;
-  const choice: Record<string, string> = {};
-  for (const name of ['method', 'madhab'] as const) {
-    const value = query.get(name);
-    if (value !== undefined && value !== '') choice[name] = value;
-  }
+  const choice = chosenCalculation(query);
   const zone = place.timeZone;
   const today = localDate(now, zone);
   const span = ramadanOf(today);

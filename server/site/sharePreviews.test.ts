@@ -1,33 +1,24 @@
 // Share previews over HTTP: place pages (with today's times, as the API gives them), index pages and the homes carry
 // Open Graph tags and a Twitter card, made from the page's own title, description and canonical URL, every value
 // escaped (a place named with an apostrophe, a search for markup).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PlaceCatalog } from '../places/placeCatalog.js';
-import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { siteServerForFile } from '../../testing/siteServer.js';
 import { WORDS } from './words.js';
 
 const BASE = 'https://prayer-times.example';
 const PLACE = 'turkey/istanbul/kadikoy';
 
-let server: RunningServer;
-let key: string;
 let catalog: PlaceCatalog;
-beforeAll(async () => {
+const site = siteServerForFile(BASE);
+beforeAll(() => {
   catalog = PlaceCatalog.load(inject('catalogDataDir'), { publicBaseUrl: () => BASE })!;
-  ({ server, key } = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), PUBLIC_BASE_URL: BASE }));
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
 });
 
-async function api(path: string): Promise<any> {
-  const response = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-  expect(response.status, path).toBe(200);
-  return response.json();
-}
+const api = (path: string): Promise<any> => site.api(path);
 
 async function page(path: string): Promise<string> {
-  const response = await fetch(`${server.baseUrl}${path}`);
+  const response = await fetch(`${site.server.baseUrl}${path}`);
   expect(response.status, path).toBe(200);
   return response.text();
 }

@@ -3,8 +3,8 @@
 // opaque), /favicon.ico (PNG images in an ICO), /sw.js (its type, headers and the settings written into it), what
 // every page's head carries for them, the hidden offline notice the worker looks for, the offline pages, the CSP,
 // and the instants a place page's month carries for a copy kept offline.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dataDirWithCatalog, startServerWithKey, type RunningServer } from '../../testing/serverProcess.js';
+import { describe, expect, it } from 'vitest';
+import { siteServerForFile } from '../../testing/siteServer.js';
 import { WORDS } from './words.js';
 
 const BASE = 'https://prayer-times.example';
@@ -15,17 +15,10 @@ const HOMES = { tr: '/tr', en: '/en' } as const;
 const OFFLINE_PAGES = { tr: '/tr/cevrimdisi', en: '/en/offline' } as const;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-let server: RunningServer;
-let key: string;
-beforeAll(async () => {
-  ({ server, key } = await startServerWithKey({ DATA_DIR: dataDirWithCatalog(inject('catalogDataDir')), PUBLIC_BASE_URL: BASE }));
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const site = siteServerForFile(BASE);
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer; text: string }> {
-  const response = await fetch(`${server.baseUrl}${path}`, { headers, redirect: 'manual' });
+  const response = await fetch(`${site.server.baseUrl}${path}`, { headers, redirect: 'manual' });
   const body = Buffer.from(await response.arrayBuffer());
   return { status: response.status, headers: response.headers, body, text: body.toString('utf8') };
 }
@@ -202,7 +195,7 @@ describe('a place page’s month, for a copy kept offline', () => {
       expect(date).toBe(`2027-03-${String(i + 1).padStart(2, '0')}`);
       expect(ends).toBe(new Date(Date.UTC(2027, 2, i + 1, 21)).toISOString().replace('.000Z', 'Z'));
     });
-    const month = await fetch(`${server.baseUrl}/api/v1/month?city=${PLACE}&year=2027&month=3`, { headers: { 'X-API-Key': key } }).then((r) => r.json() as Promise<{ days: unknown[] }>);
+    const month = await fetch(`${site.server.baseUrl}/api/v1/month?city=${PLACE}&year=2027&month=3`, { headers: { 'X-API-Key': site.key } }).then((r) => r.json() as Promise<{ days: unknown[] }>);
     expect(month.days).toHaveLength(rows.length);
   });
 
