@@ -1,6 +1,6 @@
 // What the dashboard and its mail say, in Turkish and English: one table per language, so a missing translation is a
 // type error. Other parts of the dashboard (keys, usage, billing, passkeys) keep their words in their own modules.
-import type { SiteLanguage } from '../links.js';
+import { DASHBOARD_ENTRY, type SiteLanguage } from '../links.js';
 
 export interface DashboardWords {
   siteName: string;
@@ -76,7 +76,7 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     otherLanguage: 'Türkçe',
     nav: { home: 'Dashboard', keys: 'Keys', usage: 'Usage', billing: 'Billing', passkeys: 'Passkeys' },
     footer: 'The developer dashboard of the Prayer Times API.',
-    signInTitle: 'Sign in',
+    signInTitle: DASHBOARD_ENTRY.en,
     signInLede: 'Enter your e-mail address: we send you a 6-digit code and a link. There is no password.',
     newHere: 'New here? The same form opens a trial account on your first sign-in.',
     emailLabel: 'E-mail address',
@@ -141,7 +141,7 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     otherLanguage: 'English',
     nav: { home: 'Panel', keys: 'Anahtarlar', usage: 'Kullanım', billing: 'Ödeme', passkeys: 'Geçiş anahtarları' },
     footer: 'Namaz Vakitleri API’sinin geliştirici paneli.',
-    signInTitle: 'Giriş',
+    signInTitle: DASHBOARD_ENTRY.tr,
     signInLede: 'E-posta adresinizi yazın: size 6 haneli bir kod ve bir bağlantı gönderelim. Parola yoktur.',
     newHere: 'Yeni misiniz? İlk girişinizde aynı form bir deneme hesabı açar.',
     emailLabel: 'E-posta adresi',

@@ -228,11 +228,11 @@ async function expectDocsLinkLands(docs: string, code: string): Promise<void> {
   }
 }
 
-/** The cells of a plan's row on /pricing: per minute, per month. */
+/** The cells of a plan's row on /pricing: per minute, per month (by their labels: the price comes first). */
 function planRow(page: string, plan: string): [string, string] {
   const row = page.match(new RegExp(`<tr id="${plan}">([\\s\\S]*?)</tr>`))![1];
-  const cells = [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
-  return [cells[0], cells[1]];
+  const cells = new Map([...row.matchAll(/<td data-label="([^"]+)">([^<]*)<\/td>/g)].map((m) => [m[1], m[2]]));
+  return [cells.get('Requests per minute')!, cells.get('Requests per month')!];
 }
 
 describe('/docs/api', () => {

@@ -3,7 +3,7 @@
 // checkout and portal pages. The dashboard's frame (context.page) wraps them.
 import type { Account } from '../../accounts/accountStore.js';
 import { PAID_PLANS, type BillingState, type LocalSubscriptionRecord, type PaidPlan } from '../../accounts/billingStore.js';
-import type { Plans } from '../../accounts/plans.js';
+import { usdAmount, type Plan, type Plans } from '../../accounts/plans.js';
 import type { SiteLanguage } from '../../links.js';
 import { html, type Html } from '../../web/html.js';
 import { BILLING_WORDS } from './billingWords.js';
@@ -23,6 +23,10 @@ const number = (language: SiteLanguage, n: number): string => n.toLocaleString(l
 /** A day, as the reader's language writes it (UTC: the provider's periods are instants). */
 export const day = (language: SiteLanguage, seconds: number): string =>
   new Date(seconds * 1000).toLocaleDateString(locale(language), { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** A plan's price from the plan table (PLANS_FILE applied): "9 USD a month", or the trial's free and endless. */
+export const planPrice = (language: SiteLanguage, plan: Plan): string =>
+  plan.monthlyPriceUsd === 0 ? BILLING_WORDS[language].trialPrice : BILLING_WORDS[language].monthlyPrice(usdAmount(plan.monthlyPriceUsd, locale(language)));
 
 const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
 const note = (text: string | undefined): Html | undefined => (text ? html`<p class="note" role="alert">${text}</p>\n` : undefined);
@@ -54,6 +58,7 @@ ${view.provider === 'local' && testBanner(language)}${note(view.message)}${
   }<dl class="facts">
 <dt>${w.currentPlan}</dt><dd>${w.planNames[account.plan]}</dd>
 <dt>${w.limits}</dt><dd>${w.planLimits(number(language, limits.perMinute), number(language, limits.perMonth))}</dd>
+<dt>${w.price}</dt><dd>${planPrice(language, limits)}</dd>
 <dt>${w.status}</dt><dd>${w.statuses[status]}${state?.plan && subscribed && html` (${w.planNames[state.plan]})`}</dd>
 ${subscribed && state?.currentPeriodEnd !== undefined && html`<dt>${w.periodEnd}</dt><dd>${day(language, state.currentPeriodEnd)}</dd>\n`}</dl>
 ${subscribed && state?.cancelAtPeriodEnd && state.currentPeriodEnd !== undefined && html`<p class="note">${w.cancelNote(day(language, state.currentPeriodEnd))}</p>\n`}${
@@ -63,6 +68,7 @@ ${subscribed && state?.cancelAtPeriodEnd && state.currentPeriodEnd !== undefined
 ${offered.map(
   (plan) => html`<section>
 <h3>${w.planNames[plan]}</h3>
+<p><strong>${planPrice(language, plans[plan])}</strong></p>
 <p>${w.planLimits(number(language, plans[plan].perMinute), number(language, plans[plan].perMonth))}</p>
 <form method="post" action="${BILLING_PATHS.checkout}">
 ${csrfField(view.csrf)}
@@ -89,6 +95,8 @@ export interface LocalCheckoutView {
   language: SiteLanguage;
   /** The session, with its token; undefined when the token was not good. */
   session?: { token: string; value: LocalCheckoutSession };
+  /** The plan table: the checkout says what the plan costs. */
+  plans: Plans;
   csrf: string;
   message?: string;
 }
@@ -103,6 +111,7 @@ ${note(view.message)}`;
   const { token, value } = view.session;
   const button = (action: string, label: string): Html => html`<button type="submit" name="action" value="${action}">${label}</button>`;
   return html`${head}<p>${w.subscription(w.planNames[value.plan])}</p>
+<p><strong>${w.checkoutCharge(usdAmount(view.plans[value.plan].monthlyPriceUsd, locale(view.language)))}</strong></p>
 <form class="choose" method="post" action="${BILLING_PATHS.localCheckout}">
 ${csrfField(view.csrf)}
 <input type="hidden" name="session" value="${token}">

@@ -117,6 +117,7 @@ function localCheckoutReply(context: DashboardContext, local: LocalProvider, tok
   const main = localCheckoutContent({
     language: context.language,
     session: value && token ? { token, value } : undefined,
+    plans: context.services.plans,
     csrf: context.csrfToken,
     message: message ?? (value ? undefined : w.sessionInvalid),
   });

@@ -9,6 +9,12 @@ export interface BillingWords {
   limits: string;
   planLimits: (perMinute: string, perMonth: string) => string;
   planNames: Record<PlanName, string>;
+  /** The plan table's price: "Price", a paid plan's "9 USD a month", the trial's (free, and whether it ends). */
+  price: string;
+  monthlyPrice: (amount: string) => string;
+  trialPrice: string;
+  /** The checkout's line under the plan: what is charged, and when. */
+  checkoutCharge: (amount: string) => string;
   status: string;
   statuses: Record<SubscriptionStatus, string>;
   periodEnd: string;
@@ -80,6 +86,10 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     limits: 'Limits',
     planLimits: (perMinute, perMonth) => `${perMinute} requests a minute, ${perMonth} a month`,
     planNames: { trial: 'Trial', pro: 'Pro', business: 'Business' },
+    price: 'Price',
+    monthlyPrice: (amount) => `${amount} USD a month`,
+    trialPrice: 'Free, no card; the trial does not end',
+    checkoutCharge: (amount) => `${amount} USD now, then every month until you cancel.`,
     status: 'Subscription',
     statuses: STATUSES_EN,
     periodEnd: 'Current period ends',
@@ -124,6 +134,10 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     limits: 'Sınırlar',
     planLimits: (perMinute, perMonth) => `dakikada ${perMinute}, ayda ${perMonth} istek`,
     planNames: { trial: 'Deneme', pro: 'Pro', business: 'Business' },
+    price: 'Fiyat',
+    monthlyPrice: (amount) => `aylık ${amount} USD`,
+    trialPrice: 'Ücretsiz, kart istenmez; deneme planının süresi dolmaz',
+    checkoutCharge: (amount) => `Şimdi ${amount} USD, sonra iptal edene dek her ay.`,
     status: 'Abonelik',
     statuses: STATUSES_TR,
     periodEnd: 'Geçerli dönemin sonu',
