@@ -29,6 +29,8 @@ export const DASHBOARD_ENTRY: Readonly<Record<SiteLanguage, string>> = {
 export const MCP_PATH = '/mcp';
 /** The OpenAPI description, served without a key. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The request the start-up banner and the dashboard's new-key page offer to try: it works with any key, with or without the catalog. */
+export const SAMPLE_API_REQUEST = '/api/v1/times?lat=41.0082&lon=28.9784';
 
 /** A place's page in one language. */
 export const placePageUrl = (base: string, language: SiteLanguage, placePath: string): string =>

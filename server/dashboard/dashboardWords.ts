@@ -7,7 +7,10 @@ export interface DashboardWords {
   dashboard: string;
   skipToContent: string;
   otherLanguage: string;
-  nav: { home: string; keys: string; usage: string; billing: string; passkeys: string };
+  nav: { home: string; keys: string; usage: string; billing: string; passkeys: string; docs: string };
+  /** The home page's links to the API docs (/docs, /docs/api). */
+  gettingStarted: string;
+  apiReference: string;
   footer: string;
   // Sign-in
   signInTitle: string;
@@ -74,7 +77,9 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     dashboard: 'Dashboard',
     skipToContent: 'Skip to content',
     otherLanguage: 'Türkçe',
-    nav: { home: 'Dashboard', keys: 'Keys', usage: 'Usage', billing: 'Billing', passkeys: 'Passkeys' },
+    nav: { home: 'Dashboard', keys: 'Keys', usage: 'Usage', billing: 'Billing', passkeys: 'Passkeys', docs: 'API docs' },
+    gettingStarted: 'Getting started with the API',
+    apiReference: 'API reference',
     footer: 'The developer dashboard of the Prayer Times API.',
     signInTitle: DASHBOARD_ENTRY.en,
     signInLede: 'Enter your e-mail address: we send you a 6-digit code and a link. There is no password.',
@@ -139,7 +144,9 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     dashboard: 'Panel',
     skipToContent: 'İçeriğe geç',
     otherLanguage: 'English',
-    nav: { home: 'Panel', keys: 'Anahtarlar', usage: 'Kullanım', billing: 'Ödeme', passkeys: 'Geçiş anahtarları' },
+    nav: { home: 'Panel', keys: 'Anahtarlar', usage: 'Kullanım', billing: 'Ödeme', passkeys: 'Geçiş anahtarları', docs: 'API belgeleri' },
+    gettingStarted: 'API’ye başlarken',
+    apiReference: 'API başvurusu',
     footer: 'Namaz Vakitleri API’sinin geliştirici paneli.',
     signInTitle: DASHBOARD_ENTRY.tr,
     signInLede: 'E-posta adresinizi yazın: size 6 haneli bir kod ve bir bağlantı gönderelim. Parola yoktur.',
