@@ -3,7 +3,8 @@
 // and at 127.0.0.1 the passkey blocks say why not and link there; sign-in keeps the page asked for (code, passkey) and
 // ignores a hostile one; "You are signed out"; permanent actions ask first with JavaScript off and on (revoking a key,
 // removing a passkey, cancelling and ending a subscription through the local provider); the new key's Copy buttons
-// and its curl; 360 px and desktop, English and Turkish, axe-core's WCAG 2.1 AA checks. HTTP: portalJourney.test.ts.
+// and its curl; 360 px and desktop, English and Turkish, light and dark, axe-core's WCAG 2.1 AA checks. HTTP:
+// portalJourney.test.ts.
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -90,12 +91,16 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
   expect(violations, `${what}:\n${formatViolations(violations)}`).toEqual([]);
 }
 
-/** At 360 px and on a desktop, in this language: no sideways scroll, axe clean. */
+/** At 360 px and on a desktop, in this language, light and dark: no sideways scroll, axe clean. */
 async function expectGoodEverywhere(page: Page, what: string): Promise<void> {
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number), `${what} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
-    await expectAccessible(page, `${what} at ${viewport.width} px`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expectAccessible(page, `${what} at ${viewport.width} px, ${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
   }
 }
 
