@@ -218,6 +218,9 @@ describe('Getting started, followed as written', () => {
     const created = await developer.post('/dashboard/keys', { name: 'from the docs' });
     expect(created.status).toBe(200);
     const newKey = /(mk_[0-9A-Za-z]{32})/.exec(created.text)![1];
+    // As the page says: a Copy button, and a curl with the key in it.
+    expect(visibleText(created.text)).toMatch(/Copy the key/);
+    expect(unescape(created.text)).toMatch(new RegExp(`curl [^<]*${newKey}`));
     // The first curl of the page, with the new key in KEY, against this server.
     const [, header, url] = /curl -H "(Authorization: Bearer|X-API-Key:) \$KEY" '([^']+)'/.exec(unescape(markup))!;
     expect(url.startsWith(PUBLIC_BASE_URL)).toBe(true);

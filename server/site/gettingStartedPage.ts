@@ -44,7 +44,8 @@ a city search and the Hijri date, as JSON over HTTP. Three steps:</p>
 <li>Open <a href="${DASHBOARD_PATH}">the dashboard</a> and sign in with your e-mail address: a message brings a 6-digit code and
 a link, and there is no password. An address the service does not know gets a new account on the trial plan, free and with
 no card (<a href="${PRICING_PATH}">Pricing</a>). Once signed in, you can add a passkey and sign in with it from then on.</li>
-<li>On the dashboard's Keys page, name a key and create it. Copy it then: it is shown once.</li>
+<li>On the dashboard's Keys page, name a key and create it. The page that shows it has a Copy button and a ready curl with
+the key in it; copy the key then, as it is shown once.</li>
 </ol>
 <p>Keep the key secret: whoever has it spends your quota. Revoke a key on the same page; it is refused within a second.</p>
 <p>The operator of a server can also make a key with its command-line tool, on the server's data directory:</p>
