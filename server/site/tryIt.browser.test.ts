@@ -1,20 +1,35 @@
-// /docs/api's try-it forms in Chromium, at 360 px and on a desktop: the key pasted into one form fills the others;
-// Send asks the API from the page with the key in the Authorization header (to the page's own origin, never in an
-// address, stored nowhere) and shows "200 OK", the response headers with the rate-limit and quota headers, and the
-// body pretty-printed, equal to the API's answer; a wrong key shows the 401 and its error, no key the other 401. The
-// code samples' details open one at a time, with JavaScript and without. Without JavaScript the forms stay hidden
-// and the note says why. axe-clean in every state, light and dark (axe runs as the page's script, so the state
-// without JavaScript is checked as the page is with the try-it script blocked). A screenshot of the panel after a 200 goes to the
-// temporary folder (prayer-times-try-it-en.png); docs/screenshots/try-it-en.png is a copy of it.
+// /docs/api's try-it forms in Chromium, at 360 px and on a desktop, on a server with `make run`'s demo key: the key
+// pasted into one form fills the others; Send asks the API from the page with the key in the Authorization header (to
+// the page's own origin, never in an address, stored nowhere) and shows "200 OK", the response headers with the
+// rate-limit and quota headers, and the body pretty-printed, equal to the API's answer; a wrong key shows the 401 and
+// its error, no key the other 401. The code samples' details open one at a time, with JavaScript and without. Without
+// JavaScript the forms stay hidden and the note says why. axe-clean in every state, light and dark (axe runs as the
+// page's script, so the state without JavaScript is checked as the page is with the try-it script blocked). A
+// screenshot of the panel after a 200 goes to the temporary folder (prayer-times-try-it-en.png);
+// docs/screenshots/try-it-en.png is a copy of it.
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, formatViolations, launchBrowser, openPage } from '../../testing/browser.js';
-import { siteServerForFile } from '../../testing/siteServer.js';
+import { dataDirWithCatalog, runCli, startServer, type RunningServer } from '../../testing/serverProcess.js';
+import { demoKeyFile } from '../accounts/demoKey.js';
 import { API_REFERENCE_PATH } from '../links.js';
 
-const site = siteServerForFile('');
+/**
+ * The server as `make run` starts it: the demo account made by the CLI (`npm run cli -- demo`), its key read from
+ * DATA_DIR/demo-key.txt, the default plans, no PUBLIC_BASE_URL.
+ */
+const site = {
+  server: undefined as unknown as RunningServer,
+  key: '',
+  async api(request: string): Promise<unknown> {
+    const res = await fetch(site.server.baseUrl + request, { headers: { Authorization: `Bearer ${site.key}` } });
+    expect(res.status, request).toBe(200);
+    return res.json();
+  },
+};
 const VIEWPORTS = [
   ['360 px', { width: 360, height: 800 }],
   ['desktop', { width: 1280, height: 900 }],
@@ -26,12 +41,19 @@ let launching: Promise<Browser>;
 beforeAll(async () => {
   launching = launchBrowser();
   launching.catch(() => undefined);
+  const dataDir = dataDirWithCatalog(inject('catalogDataDir'));
+  const demo = await runCli(['demo'], { DATA_DIR: dataDir });
+  expect(demo.code, demo.stderr).toBe(0);
+  site.key = readFileSync(demoKeyFile(dataDir), 'utf8').trim();
+  expect(demo.stdout).toContain(site.key);
+  site.server = await startServer({ DATA_DIR: dataDir });
   const doc: any = await (await fetch(`${site.server.baseUrl}/api/v1/openapi.json`)).json();
   const example: any = Object.values(doc.paths['/api/v1/times'].get.responses['200'].content['application/json'].examples)[0];
   timesRequest = example.description.replace(/^GET /, '');
-});
+}, 60_000);
 afterAll(async () => {
   await launching?.then((browser) => browser.close(), () => undefined);
+  await site.server?.stop();
 });
 
 const pageUrl = () => site.server.baseUrl + API_REFERENCE_PATH;
