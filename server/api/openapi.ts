@@ -269,6 +269,7 @@ const ERROR_TIMING: Readonly<Record<ErrorCode, 'afterKey' | 'beforeKey' | 'eithe
   missing_api_key: 'beforeKey',
   invalid_api_key: 'beforeKey',
   api_key_revoked: 'beforeKey',
+  key_restricted: 'beforeKey',
   city_not_found: 'afterKey',
   not_found: 'beforeKey',
   method_not_allowed: 'beforeKey',
@@ -305,7 +306,7 @@ const ERROR_RESPONSES: Record<string, { description: string; codes: ErrorCode[] 
     codes: codesOf(400),
   },
   Unauthorized: { description: 'No API key, or one that does not exist.', codes: codesOf(401) },
-  Forbidden: { description: 'The API key was revoked.', codes: codesOf(403) },
+  Forbidden: { description: 'The API key was revoked, or it is restricted (origins, address ranges) and this request is outside its restrictions.', codes: codesOf(403) },
   CityNotFound: { description: 'No catalog place matches city.', codes: ['city_not_found'] },
   NotFound: {
     description: 'Only for a path that is not the API’s: this operation has no lookup that can fail. Listed for every operation, as the specification does.',

@@ -6,6 +6,7 @@ import type { DashboardRoute } from './dashboardTypes.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
 import { createKey, keysList, revokeKey, revokeKeyPage, usageOverview } from './keysAndUsage.js';
+import { keySettings, saveKeySettings } from './keySettings.js';
 import { BILLING_ROUTES } from './billing/billingRoutes.js';
 import { PASSKEY_ROUTES } from './passkeys/passkeyRoutes.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
@@ -29,6 +30,9 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   { method: 'GET', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'none', body: 'none', handler: revokeKeyPage },
   { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'session', body: 'form', handler: revokeKey },
   { method: 'GET', path: DASHBOARD_PATHS.usage, session: true, csrf: 'none', body: 'none', handler: usageOverview },
+  // A key's settings: its name and restrictions (keySettings.ts, keySettingsPage.ts).
+  { method: 'GET', path: `${DASHBOARD_PATHS.keys}/:id`, session: true, csrf: 'none', body: 'none', handler: keySettings },
+  { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id`, session: true, csrf: 'session', body: 'form', handler: saveKeySettings },
 
   // Passkeys (server/dashboard/passkeys/passkeyRoutes.ts): the page /dashboard/passkeys, registering (`json` bodies, the
   // CSRF token in X-CSRF-Token), removing (a form), and signing in with one under /dashboard/sign-in/passkey.

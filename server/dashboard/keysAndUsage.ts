@@ -5,7 +5,9 @@ import { keyIdOf, normalizeKeyName, utcDay } from '../accounts/keys.js';
 import type { DashboardContext, DashboardReply, DashboardRequest } from './dashboardTypes.js';
 import { confirmed } from './confirmPage.js';
 import { createdKeyPage, keyNotFoundPage, keysPage, keyView, KEYS_PATH, KEYS_WORDS, NAME_FIELD, revokeConfirmPage, revokePath, type PageContent } from './keysPage.js';
-import { usagePage, usageRange } from './usagePage.js';
+import { formatCount, usagePage, usageRange } from './usagePage.js';
+import { KEY_PARAM, keyUsageSection } from './keyUsageSection.js';
+import type { Html } from '../web/html.js';
 
 const page = (context: DashboardContext, status: number, content: PageContent): DashboardReply => ({ status, body: context.page(content) });
 
@@ -71,7 +73,7 @@ export async function revokeKey(request: DashboardRequest, context: DashboardCon
 }
 
 /** GET /dashboard/usage */
-export async function usageOverview(_request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
+export async function usageOverview(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const account = context.account!;
   const { services } = context;
   const now = services.now();
@@ -79,5 +81,22 @@ export async function usageOverview(_request: DashboardRequest, context: Dashboa
   const current = (await services.currentUsage?.(account, now)) ?? currentUsage(undefined, services.plans[account.plan], now);
   const { fromDay, toDay } = usageRange(utcDay(now));
   const days = await services.accounts.dailyUsage(account.id, fromDay, toDay);
-  return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days }));
+  const byKey = await keyUsageOf(request, context, fromDay, toDay);
+  if (byKey === undefined) return { ...page(context, 404, keyNotFoundPage(context.language)), code: 'key_not_found' };
+  return page(context, 200, usagePage({ language: context.language, plan: account.plan, current, days, byKey }));
+}
+
+/**
+ * The usage page's section by key and operation (`?key=` one of the account's keys: that key, with its days);
+ * undefined when `?key=` names no key of the account.
+ */
+async function keyUsageOf(request: DashboardRequest, context: DashboardContext, fromDay: string, toDay: string): Promise<Html | undefined> {
+  const account = context.account!;
+  const keys = context.services.accounts.keysOf(account.id).map(keyView);
+  const asked = request.query.get(KEY_PARAM) ?? '';
+  if (asked !== '' && !keys.some((k) => k.id === asked)) return undefined;
+  const selected = asked === '' ? undefined : asked;
+  const entries = await context.services.accounts.keyUsage(account.id, fromDay, toDay);
+  const formatNumber = (n: number): string => formatCount(context.language, n);
+  return keyUsageSection({ language: context.language, keys, entries, fromDay, toDay, selected, formatNumber });
 }

@@ -15,6 +15,8 @@ import { DASHBOARD_PATHS } from './dashboardPaths.js';
 export const KEYS_PATH = DASHBOARD_PATHS.keys;
 /** `/dashboard/keys/{id}/revoke` (GET asks, POST with the confirmation revokes), `{id}` the key record's non-secret id (keys.ts's keyIdOf). */
 export const revokePath = (id: string): string => `${KEYS_PATH}/${encodeURIComponent(id)}/revoke`;
+/** A key's settings page (keySettingsPage.ts): `GET` and `POST /dashboard/keys/{id}`. */
+export const keySettingsPath = (id: string): string => `${KEYS_PATH}/${encodeURIComponent(id)}`;
 /** The create form's field. */
 export const NAME_FIELD = 'name';
 
@@ -57,6 +59,7 @@ interface KeysWords {
   revokedOn: (day: string) => string;
   revoke: string;
   revokeLabel: (name: string, shown: string) => string;
+  settingsLabel: (name: string, shown: string) => string;
   none: string;
   createTitle: string;
   nameLabel: string;
@@ -104,6 +107,7 @@ export const KEYS_WORDS: Readonly<Record<SiteLanguage, KeysWords>> = {
     revokedOn: (day) => `revoked on ${day}`,
     revoke: 'Revoke',
     revokeLabel: (name, shown) => `Revoke ${name} (${shown})`,
+    settingsLabel: (name, shown) => `${name} (${shown}): name and restrictions`,
     none: 'You have no keys yet. Create one below.',
     createTitle: 'Create a key',
     nameLabel: 'Name',
@@ -147,6 +151,7 @@ export const KEYS_WORDS: Readonly<Record<SiteLanguage, KeysWords>> = {
     revokedOn: (day) => `${day} tarihinde iptal edildi`,
     revoke: 'İptal et',
     revokeLabel: (name, shown) => `İptal et: ${name} (${shown})`,
+    settingsLabel: (name, shown) => `${name} (${shown}): ad ve sınırlar`,
     none: 'Henüz anahtarınız yok. Aşağıdan oluşturabilirsiniz.',
     createTitle: 'Anahtar oluştur',
     nameLabel: 'Ad',
@@ -202,7 +207,7 @@ export function keysPage(options: KeysPageOptions): PageContent {
   const rows = options.keys.map((k) => {
     const name = k.name === '' ? w.unnamed : k.name;
     return html`<tr>
-<th scope="row">${name}</th>
+<th scope="row"><a href="${keySettingsPath(k.id)}" aria-label="${w.settingsLabel(name, k.shown)}">${name}</a></th>
 <td data-label="${w.key}"><code>${k.shown}</code></td>
 <td data-label="${w.created}">${k.createdDay}</td>
 <td data-label="${w.lastUsed}">${k.lastUsedDay ?? w.never}</td>

@@ -142,7 +142,7 @@ export interface components {
                  * @description What went wrong; each status has its own codes.
                  * @enum {string}
                  */
-                code: "missing_parameter" | "invalid_parameter" | "unknown_parameter" | "conflicting_parameters" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "city_not_found" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "quota_exceeded" | "service_unavailable" | "internal_error";
+                code: "missing_parameter" | "invalid_parameter" | "unknown_parameter" | "conflicting_parameters" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "key_restricted" | "city_not_found" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "quota_exceeded" | "service_unavailable" | "internal_error";
                 /** @description What was wrong, in words a user can act on: the parameter and the allowed values. */
                 message: string;
                 /**
@@ -433,7 +433,7 @@ export interface components {
                 };
             };
         };
-        /** @description The API key was revoked. Codes: api_key_revoked. */
+        /** @description The API key was revoked, or it is restricted (origins, address ranges) and this request is outside its restrictions. Codes: api_key_revoked, key_restricted. */
         Forbidden: {
             headers: {
                 /** @description Names the request in the server’s log. */
@@ -444,7 +444,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "api_key_revoked";
+                        code?: "api_key_revoked" | "key_restricted";
                     };
                 };
             };
@@ -989,7 +989,7 @@ export const pathsApiV1MonthGetParametersQueryMethodValues: ReadonlyArray<Flatte
 export const pathsApiV1MonthGetParametersQueryMadhabValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/month"]["get"]["parameters"]["query"]["madhab"]> = ["shafi", "hanafi"];
 export const pathsApiV1NextGetParametersQueryMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/next"]["get"]["parameters"]["query"]["method"]> = ["diyanet", "muslimWorldLeague", "isna", "egyptian", "ummAlQura", "karachi", "tehran", "jafari", "gulf", "kuwait", "qatar", "dubai", "singapore", "jakim", "kemenag", "uoif", "russia", "moonsighting", "morocco", "algeria", "tunisia", "jordan", "portugal"];
 export const pathsApiV1NextGetParametersQueryMadhabValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/next"]["get"]["parameters"]["query"]["madhab"]> = ["shafi", "hanafi"];
-export const errorErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Error"]["error"]["code"]> = ["missing_parameter", "invalid_parameter", "unknown_parameter", "conflicting_parameters", "missing_api_key", "invalid_api_key", "api_key_revoked", "city_not_found", "not_found", "method_not_allowed", "rate_limit_exceeded", "quota_exceeded", "service_unavailable", "internal_error"];
+export const errorErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Error"]["error"]["code"]> = ["missing_parameter", "invalid_parameter", "unknown_parameter", "conflicting_parameters", "missing_api_key", "invalid_api_key", "api_key_revoked", "key_restricted", "city_not_found", "not_found", "method_not_allowed", "rate_limit_exceeded", "quota_exceeded", "service_unavailable", "internal_error"];
 export const catalogLocationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CatalogLocation"]["type"]> = ["city", "district"];
 export const methodIdValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Method"]["id"]> = ["diyanet", "muslimWorldLeague", "isna", "egyptian", "ummAlQura", "karachi", "tehran", "jafari", "gulf", "kuwait", "qatar", "dubai", "singapore", "jakim", "kemenag", "uoif", "russia", "moonsighting", "morocco", "algeria", "tunisia", "jordan", "portugal"];
 export const methodNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Method"]["name"]> = ["Diyanet \u0130\u015Fleri Ba\u015Fkanl\u0131\u011F\u0131, T\u00FCrkiye", "Muslim World League", "Islamic Society of North America", "Egyptian General Authority of Survey", "Umm al-Qura University, Makkah", "University of Islamic Sciences, Karachi", "Institute of Geophysics, University of Tehran", "Shia Ithna Ashari, Leva Institute, Qum", "Gulf Region", "Kuwait", "Qatar", "Dubai", "Majlis Ugama Islam Singapura", "Jabatan Kemajuan Islam Malaysia", "Kementerian Agama Republik Indonesia", "Union des Organisations Islamiques de France", "Spiritual Administration of Muslims of Russia", "Moonsighting Committee Worldwide", "Morocco", "Algeria", "Tunisia", "Ministry of Awqaf, Jordan", "Comunidade Isl\u00E2mica de Lisboa"];
@@ -1001,7 +1001,7 @@ export const hijriResponseHijriMonthNameValues: ReadonlyArray<FlattenedDeepRequi
 export const hijriResponseHijriWeekdayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HijriResponse"]["hijri"]["weekday"]> = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 export const componentsResponsesBadRequestContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["BadRequest"]["content"]["application/json"]["error"]["code"]> = ["missing_parameter", "invalid_parameter", "unknown_parameter", "conflicting_parameters"];
 export const componentsResponsesUnauthorizedContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["Unauthorized"]["content"]["application/json"]["error"]["code"]> = ["missing_api_key", "invalid_api_key"];
-export const componentsResponsesForbiddenContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["Forbidden"]["content"]["application/json"]["error"]["code"]> = ["api_key_revoked"];
+export const componentsResponsesForbiddenContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["Forbidden"]["content"]["application/json"]["error"]["code"]> = ["api_key_revoked", "key_restricted"];
 export const componentsResponsesCityNotFoundContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["CityNotFound"]["content"]["application/json"]["error"]["code"]> = ["city_not_found"];
 export const componentsResponsesNotFoundContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["NotFound"]["content"]["application/json"]["error"]["code"]> = ["not_found"];
 export const componentsResponsesTooManyRequestsContentApplicationJsonErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["TooManyRequests"]["content"]["application/json"]["error"]["code"]> = ["rate_limit_exceeded", "quota_exceeded"];
