@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, inject, it } from 'vitest';
 import { startNginx } from '../../../deploy/nginxProcess.js';
+import { hashKey } from '../../../server/accounts/keys.js';
 import { openAccountStore } from '../../../server/accounts/openStores.js';
 import { EXAMPLE_BASE_URL } from '../../../server/api/openapiExamples.js';
 import { dataDirWithCatalog, provisionKey, startServerWithKey, type RunningServer } from '../../../testing/serverProcess.js';
@@ -24,6 +25,7 @@ let server: RunningServer;
 let key: string;
 let trialKey: string;
 let revokedKey: string;
+let restrictedKey: string;
 let client: PrayerTimesClient;
 
 beforeAll(async () => {
@@ -35,6 +37,10 @@ beforeAll(async () => {
   revokedKey = await provisionKey(dir, 'revoked@example.com', 'business');
   const store = openAccountStore(dir);
   store.revoke(revokedKey);
+  // A key for a server elsewhere (a documentation range): refused from this test's loopback address.
+  const restricted = await store.createKey('restricted@example.com', 'business');
+  restrictedKey = restricted.key;
+  await store.updateKeyOf(restricted.account.id, hashKey(restrictedKey), { name: 'Elsewhere', allowedRanges: ['203.0.113.0/24'] });
   await store.close();
   ({ server, key } = await startServerWithKey({ DATA_DIR: dir, PLANS_FILE: plans }));
   client = createClient({ baseUrl: server.baseUrl, apiKey: key });
@@ -153,11 +159,12 @@ describe('the API’s errors', () => {
     expect(!method.ok && [method.status, method.error.code]).toEqual([400, 'invalid_parameter']);
   });
 
-  it('about the key come without limits: none, unknown, revoked', async () => {
+  it('about the key come without limits: none, unknown, revoked, restricted', async () => {
     const cases: Array<[PrayerTimesClient, number, ApiErrorCode]> = [
       [createClient({ baseUrl: server.baseUrl }), 401, 'missing_api_key'],
       [createClient({ baseUrl: server.baseUrl, apiKey: `mk_${'Z'.repeat(32)}` }), 401, 'invalid_api_key'],
       [createClient({ baseUrl: server.baseUrl, apiKey: revokedKey }), 403, 'api_key_revoked'],
+      [createClient({ baseUrl: server.baseUrl, apiKey: restrictedKey }), 403, 'key_restricted'],
     ];
     for (const [keyed, status, code] of cases) {
       const result = await keyed.getQibla({ lat: 21, lon: 40 });
