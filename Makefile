@@ -1,5 +1,5 @@
 # The operator's entry points (contract, "Operator interface"). Every target installs what it needs first.
-.PHONY: install nginx chromium redis systemd prometheus tzdata run test precompute bench load catalog fleet
+.PHONY: install nginx chromium redis samples systemd prometheus tzdata run test precompute bench load catalog fleet
 
 NPM_STAMP := node_modules/.install-stamp
 DATA_DIR ?= ./data
@@ -58,6 +58,11 @@ chromium:
 redis:
 	@testing/install-redis.sh
 
+# The code samples' test runs /docs/api's Python and PHP samples with Debian's python3-requests and php-cli: installed
+# when missing (testing/install-sample-runtimes.sh; never pip), else nothing. Without them that test fails, it does not skip.
+samples:
+	@testing/install-sample-runtimes.sh
+
 # The unit files' test (deploy/systemd/) checks them with Debian's systemd-analyze: installed when missing
 # (deploy/install-systemd-tools.sh), else nothing.
 systemd:
@@ -73,7 +78,7 @@ prometheus:
 fleet: install redis $(CATALOG) $(STORE)
 	DATA_DIR=$(DATA_DIR) node --import tsx scripts/fleet.ts
 
-test: install tzdata nginx chromium redis systemd prometheus
+test: install tzdata nginx chromium redis samples systemd prometheus
 	npm run typecheck
 	npm test
 

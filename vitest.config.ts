@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['pipeline/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'testing/**/*.test.ts', 'scripts/**/*.test.ts', 'deploy/**/*.test.ts'],
+    include: ['pipeline/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'testing/**/*.test.ts', 'scripts/**/*.test.ts', 'deploy/**/*.test.ts', 'clients/**/*.test.ts'],
     globalSetup: ['testing/catalogSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   missing_api_key: 401,
   invalid_api_key: 401,
   api_key_revoked: 403,
+  key_restricted: 403,
   city_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
@@ -57,6 +58,11 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, ErrorExplanation>> = {
   api_key_revoked: {
     when: 'The key was revoked. A revoked key is never reactivated.',
     fix: 'Use another key of the account, or create a new one.',
+  },
+  key_restricted: {
+    when: 'The key is restricted in the dashboard, and this request is outside what it allows: it comes from a web page whose origin (the Origin header) is not in the key’s list of origins, or from a client address outside the key’s address ranges. The message says which. Not counted against the quota.',
+    fix: 'Add the origin or the range to the key’s settings in the dashboard (changes apply within a second), or use a key meant for this client: a key used from web pages is public, so give it origins; a server’s key, address ranges.',
+    exampleMessage: 'This API key may be used only from the web origins listed for it; Origin https://elsewhere.example is not one of them.',
   },
   city_not_found: {
     when: 'No place of the catalog matches city.',
@@ -157,7 +163,7 @@ export interface ErrorLinks {
   publicBaseUrl: string;
 }
 
-const AUTH_CODES: ReadonlySet<ErrorCode> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked']);
+const AUTH_CODES: ReadonlySet<ErrorCode> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked', 'key_restricted']);
 
 export function errorObject(code: ErrorCode, message: string, links: ErrorLinks) {
   const base = links.publicBaseUrl;

@@ -17,10 +17,20 @@ export const AUTHENTICATION_DOCS_PATH = '/docs/authentication';
 export const MCP_DOCS_PATH = '/docs/mcp';
 export const PRICING_PATH = '/pricing';
 export const DASHBOARD_PATH = '/dashboard';
+/**
+ * What the dashboard's door is called, wherever it is named (the sign-in page's heading, /pricing's link): one
+ * sign-in form both signs in and opens an account, so the words say both and agree everywhere.
+ */
+export const DASHBOARD_ENTRY: Readonly<Record<SiteLanguage, string>> = {
+  en: 'Sign in or create an account',
+  tr: 'Giriş yapın ya da hesap açın',
+};
 /** The MCP server (Streamable HTTP, POST). */
 export const MCP_PATH = '/mcp';
 /** The OpenAPI description, served without a key. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The request the start-up banner and the dashboard's new-key page offer to try: it works with any key, with or without the catalog. */
+export const SAMPLE_API_REQUEST = '/api/v1/times?lat=41.0082&lon=28.9784';
 
 /** A place's page in one language. */
 export const placePageUrl = (base: string, language: SiteLanguage, placePath: string): string =>

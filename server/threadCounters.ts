@@ -16,8 +16,8 @@ export const STATUS_CLASSES = 5;
 export const LATENCY_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** One counting call on Redis (fleet mode), upper bounds in seconds (REDIS_COMMAND_TIMEOUT_MS is 250 by default). */
 export const REDIS_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
-/** The refusals counted, by the contract's error code: 401, 401, 403, 429 (the minute), 429 (the month). */
-export const REFUSAL_CODES = ['missing_api_key', 'invalid_api_key', 'api_key_revoked', 'rate_limit_exceeded', 'quota_exceeded'] as const;
+/** The refusals counted, by the contract's error code: 401, 401, 403, 429 (the minute), 429 (the month), 403 (a restricted key). */
+export const REFUSAL_CODES = ['missing_api_key', 'invalid_api_key', 'api_key_revoked', 'rate_limit_exceeded', 'quota_exceeded', 'key_restricted'] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /** A histogram's cells: one per bucket, one for answers above the last bucket, and the sum of the values. */

@@ -3,7 +3,7 @@
 // wire (smtp-server itself hands recipients over with IDN domains decoded). `smtpUtf8: false` hides SMTPUTF8 (RFC
 // 6531) from the EHLO answer, as a relay without it would.
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { signInMail, type SignInMail } from './dashboardBrowser.js';
 
@@ -21,6 +21,16 @@ export interface SmtpSink {
   /** Every command line the clients sent, as sent (`MAIL FROM:<…> SMTPUTF8`, `RCPT TO:<…>`). */
   commands: string[];
   close(): Promise<void>;
+}
+
+/** A sign-in message with its code and link; any other message (the quota mails) with those empty. */
+function anyMail(parsed: ParsedMail): SignInMail {
+  try {
+    return signInMail(parsed);
+  } catch {
+    const to = Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : (parsed.to?.text ?? '');
+    return { to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', code: '', link: '', token: '' };
+  }
 }
 
 export async function startSmtpSink(options: { smtpUtf8: boolean } = { smtpUtf8: true }): Promise<SmtpSink> {
@@ -49,7 +59,7 @@ export async function startSmtpSink(options: { smtpUtf8: boolean } = { smtpUtf8:
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          messages.push({ ...signInMail(parsed), envelopeTo: session.envelope.rcptTo.map((r) => r.address), smtpUtf8: session.envelope.smtpUtf8 === true });
+          messages.push({ ...anyMail(parsed), envelopeTo: session.envelope.rcptTo.map((r) => r.address), smtpUtf8: session.envelope.smtpUtf8 === true });
           callback();
         })
         .catch((error: Error) => callback(error));

@@ -4,15 +4,19 @@
 // thread writes back every second and at a clean stop (usageWriter.ts), so a crash loses at most a second of counts;
 // in fleet mode it is counted in Redis instead (redisUsageLedger.ts), and counting answers with a promise.
 // The day a key was last used is noted in memory on the request path and written off it, at most once per key and
-// UTC day in each serving thread (a batch every few seconds, and at a stop).
+// UTC day in each serving thread (a batch every few seconds, and at a stop). Usage per key, operation and outcome
+// (issue 32) is counted in this thread's memory the same way (keyUsageCounter.ts) and added to the store with them.
 import type { Account, AccountStore, KeyRecord } from '../accounts/accountStore.js';
 import type { Awaitable } from '../accounts/awaitable.js';
 import { ApiError } from '../errors.js';
 import { hashKey } from '../accounts/keys.js';
+import { isRestricted, restrictionRefusal, type Caller } from '../accounts/keyRestrictions.js';
 import { log } from '../log.js';
 import { PLAN_NAMES, type PlanName, type Plans } from '../accounts/plans.js';
 import { currentUsage, planQuota, quotaHeaders, type CurrentUsage, type PlanQuota, type QuotaDecision } from './quota.js';
 import type { UsageLedger } from './usageLedger.js';
+import { KeyUsageCounter, OUTCOME, outcomeOfStatus } from './keyUsageCounter.js';
+import type { QuotaAlerts } from './quotaAlerts.js';
 
 const RELOAD_MS = 250;
 /** Keys already verified, remembered (in memory only) so a request needs no SHA-256; cleared on every change. */
@@ -23,8 +27,36 @@ const DAY_MS = 86_400_000;
 
 export interface Admission {
   account: Account;
+  /** The key's record (for noting what became of the request: noteAnswer). */
+  key: KeyRecord;
   /** What the rate-limit and quota headers of the response say. */
   quota: QuotaDecision;
+}
+
+/**
+ * Where a request comes from, for a restricted key: its headers (`origin`; absent or '' for none) and its client
+ * address on demand. The edge's request is one as it is, so nothing is made per request.
+ */
+export interface RequestSource {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly clientAddressOf?: () => string;
+  /** The address resolved already ('' when not asked for), when there is no clientAddressOf. */
+  readonly clientAddress?: string;
+}
+
+/** The longest Origin echoed in a key_restricted message. */
+const MAX_ECHOED_ORIGIN = 100;
+
+/** The 403 of a restricted key's request from outside its lists (keyRestrictions.ts), saying which list. */
+function restrictedError(record: KeyRecord, caller: Caller | undefined): ApiError | undefined {
+  const refusal = restrictionRefusal(record, caller);
+  if (refusal === undefined) return undefined;
+  if (refusal.kind === 'origin') {
+    const origin = refusal.origin.length <= MAX_ECHOED_ORIGIN ? refusal.origin : `${refusal.origin.slice(0, MAX_ECHOED_ORIGIN)}…`;
+    return new ApiError('key_restricted', `This API key (${record.prefix}…) may be used only from the web origins listed for it in the dashboard; Origin ${origin} is not one of them.`);
+  }
+  const from = refusal.address === '' ? 'this client' : refusal.address;
+  return new ApiError('key_restricted', `This API key (${record.prefix}…) may be used only from the client address ranges listed for it in the dashboard; ${from} is not in them.`);
 }
 
 /** The key of a request: `Authorization: Bearer <key>`, else `X-API-Key`. */
@@ -51,13 +83,20 @@ export class AccessControl {
   private lastUseWriting: Promise<void> = Promise.resolve();
   /** The current UTC day, computed once a day. */
   private today = { start: 0, end: 0, text: '' };
+  /** Usage per key, operation and outcome, noted here and written with the days of last use. */
+  private readonly keyUsage: KeyUsageCounter;
+  /** The quota mails at 80% and 100% (quotaAlerts.ts), once the mailer is there (useQuotaAlerts). */
+  private alerts: QuotaAlerts | undefined;
 
   constructor(
     private readonly store: AccountStore,
     plans: Plans,
     private readonly usage: UsageLedger,
+    /** The operations usage per key is counted for, by the index the surfaces pass (none: not counted). */
+    operations: readonly string[] = [],
   ) {
     this.plans = Object.fromEntries(PLAN_NAMES.map((name) => [name, planQuota(plans[name])])) as Record<PlanName, PlanQuota>;
+    this.keyUsage = new KeyUsageCounter(operations);
     this.reload();
   }
 
@@ -82,16 +121,25 @@ export class AccessControl {
     this.lastUseTimer = setInterval(() => void this.writeLastUse(), LAST_USE_FLUSH_MS).unref();
   }
 
-  /** Stops polling and writes the days of last use still pending. */
-  stop(): Promise<void> {
+  /** Stops polling, writes the days of last use and usage per key still pending, and lets quota mails in flight go. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     clearInterval(this.lastUseTimer);
-    return this.writeLastUse();
+    await this.writeLastUse();
+    await this.alerts?.settled();
   }
 
-  /** Writes the days of last use noted since the previous write, in one batch; writes never overlap. */
+  /**
+   * Writes the days of last use noted since the previous write, in one batch, and the usage per key counted since;
+   * writes never overlap.
+   */
   writeLastUse(): Promise<void> {
     this.lastUseWriting = this.lastUseWriting.then(async () => {
+      try {
+        await this.keyUsage.writeTo(this.store);
+      } catch (error) {
+        log('error', 'key_usage_write_failed', { error: String(error) });
+      }
       if (this.pendingUse.size === 0) return;
       const batch = this.pendingUse;
       this.pendingUse = new Map();
@@ -128,8 +176,16 @@ export class AccessControl {
     return usage instanceof Promise ? usage.then((read) => currentUsage(read, plan, now)) : currentUsage(usage, plan, now);
   }
 
-  /** The account of a request's key; throws 401 or 403 as the contract says. Notes the key's day of use. */
-  authenticate(authorization: string, xApiKey: string, now = Date.now()): Account {
+  /**
+   * The account of a request's key; throws 401 or 403 as the contract says, and 403 key_restricted when the key's
+   * restrictions do not admit the caller (checked only for a restricted key). Notes the key's day of use.
+   */
+  authenticate(authorization: string, xApiKey: string, now = Date.now(), source?: RequestSource, operation = -1): Account {
+    return this.authenticateKey(authorization, xApiKey, now, source, operation).account;
+  }
+
+  /** authenticate's work, with the key's record; a refusal of a restricted key is noted for `operation`. */
+  authenticateKey(authorization: string, xApiKey: string, now: number, source: RequestSource | undefined, operation: number): { account: Account; key: KeyRecord } {
     const key = keyFromHeaders(authorization, xApiKey);
     if (key === undefined) {
       throw new ApiError('missing_api_key', 'An API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".');
@@ -142,8 +198,21 @@ export class AccessControl {
     const account = record && this.accounts.get(record.accountId);
     if (!record || !account) throw new ApiError('invalid_api_key', 'This API key does not exist. Check it, or create one in the dashboard.');
     if (record.revokedAt) throw new ApiError('api_key_revoked', `This API key (${record.prefix}…) was revoked on ${record.revokedAt}; use another key.`);
+    if (isRestricted(record)) {
+      const caller: Caller | undefined = source && { origin: source.headers.origin ?? '', clientAddress: source.clientAddressOf ?? (() => source.clientAddress ?? '') };
+      const refused = restrictedError(record, caller);
+      if (refused) {
+        this.keyUsage.note(record, this.dayOf(now), operation, OUTCOME.restricted);
+        throw refused;
+      }
+    }
     this.noteUse(record, now);
-    return account;
+    return { account, key: record };
+  }
+
+  /** Notes what became of an admitted request (its status) in the usage per key. */
+  noteAnswer(key: KeyRecord, operation: number, status: number, now: number, requests = 1): void {
+    this.keyUsage.note(key, this.dayOf(now), operation, outcomeOfStatus(status), requests);
   }
 
   /**
@@ -152,15 +221,46 @@ export class AccessControl {
    */
   count(account: Account, now: number, requests = 1): Awaitable<QuotaDecision> {
     const quota = this.usage.count(account.id, this.plans[account.plan], now, requests);
-    if (quota instanceof Promise) return quota.then((decided) => allowed(account, decided));
-    return allowed(account, quota);
+    if (quota instanceof Promise) return quota.then((decided) => allowed(account, this.observed(account, decided, now)));
+    return allowed(account, this.observed(account, quota, now));
+  }
+
+  /** Sends the quota mails through `alerts` from now on. */
+  useQuotaAlerts(alerts: QuotaAlerts): void {
+    this.alerts = alerts;
+  }
+
+  /** Shows a decision to the quota mails (a comparison, below 80% of the month). */
+  private observed(account: Account, decision: QuotaDecision, now: number): QuotaDecision {
+    this.alerts?.observe(account, decision, now);
+    return decision;
   }
 
   /** Authenticates (401/403) and counts one request against the account's limits (429); see `count`. */
-  admit(authorization: string, xApiKey: string, now: number): Awaitable<Admission> {
-    const account = this.authenticate(authorization, xApiKey, now);
-    const quota = this.count(account, now);
-    return quota instanceof Promise ? quota.then((counted) => ({ account, quota: counted })) : { account, quota };
+  admit(authorization: string, xApiKey: string, now: number, source?: RequestSource, operation = -1): Awaitable<Admission> {
+    const { account, key } = this.authenticateKey(authorization, xApiKey, now, source, operation);
+    let quota: Awaitable<QuotaDecision>;
+    try {
+      quota = this.count(account, now);
+    } catch (error) {
+      this.noteRefusal(key, operation, error, now);
+      throw error;
+    }
+    if (quota instanceof Promise) {
+      return quota.then(
+        (counted) => ({ account, key, quota: counted }),
+        (error: unknown) => {
+          this.noteRefusal(key, operation, error, now);
+          throw error;
+        },
+      );
+    }
+    return { account, key, quota };
+  }
+
+  /** A request refused by the limits (429) or by Redis being away (503), noted in the usage per key. */
+  noteRefusal(key: KeyRecord, operation: number, error: unknown, now: number, requests = 1): void {
+    if (error instanceof ApiError) this.noteAnswer(key, operation, error.status, now, requests);
   }
 }
 

@@ -19,3 +19,16 @@ describe('DailyUsagePruner', () => {
     expect(calls).toEqual(['2025-10-19', '2025-10-19', '2025-10-20']);
   });
 });
+
+describe('DailyUsagePruner and the usage per key', () => {
+  it('deletes the days of usage per key before the kept 35, with the daily counts', async () => {
+    const calls: string[] = [];
+    const pruner = new DailyUsagePruner({
+      pruneDailyUsage: async (beforeDay) => void calls.push(`daily ${beforeDay}`),
+      pruneKeyUsage: async (beforeDay) => void calls.push(`keys ${beforeDay}`),
+    });
+    await pruner.prune('2026-11-23');
+    await pruner.prune('2026-11-23');
+    expect(calls).toEqual(['daily 2025-10-19', 'keys 2026-10-19']);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS, resolvePlans } from '../accounts/plans.js';
+import { DEFAULT_PLANS, resolvePlans, usdAmount } from '../accounts/plans.js';
 import { admit as admitDecision, emptyUsage, nextMonthStart, planQuota, quotaHeaders, type Usage } from './quota.js';
 import type { PlanLimits } from '../accounts/plans.js';
 
@@ -79,19 +79,33 @@ describe('per-minute window and monthly quota', () => {
 });
 
 describe('plans', () => {
-  it('are the contract’s table', () => {
+  it('are the contract’s table, prices included', () => {
     expect(DEFAULT_PLANS).toEqual({
-      trial: { perMinute: 10, perMonth: 1000 },
-      pro: { perMinute: 60, perMonth: 100_000 },
-      business: { perMinute: 300, perMonth: 1_000_000 },
+      trial: { perMinute: 10, perMonth: 1000, monthlyPriceUsd: 0 },
+      pro: { perMinute: 60, perMonth: 100_000, monthlyPriceUsd: 9 },
+      business: { perMinute: 300, perMonth: 1_000_000, monthlyPriceUsd: 49 },
     });
   });
 
   it('take overrides through the same code path, and refuse malformed ones', () => {
-    expect(resolvePlans({ business: { perMinute: 100_000, perMonth: 100_000_000 } }).business).toEqual({ perMinute: 100_000, perMonth: 100_000_000 });
-    expect(resolvePlans({ trial: { perMonth: 5 } }).trial).toEqual({ perMinute: 10, perMonth: 5 });
+    expect(resolvePlans({ business: { perMinute: 100_000, perMonth: 100_000_000 } }).business).toEqual({ perMinute: 100_000, perMonth: 100_000_000, monthlyPriceUsd: 49 });
+    expect(resolvePlans({ trial: { perMonth: 5 } }).trial).toEqual({ perMinute: 10, perMonth: 5, monthlyPriceUsd: 0 });
+    expect(resolvePlans({ pro: { monthlyPriceUsd: 12.5 } }).pro).toEqual({ perMinute: 60, perMonth: 100_000, monthlyPriceUsd: 12.5 });
     expect(() => resolvePlans({ gold: { perMinute: 1 } })).toThrow(/unknown plan "gold"/);
     expect(() => resolvePlans({ pro: { perMinute: 0 } })).toThrow(/perMinute must be a positive integer/);
     expect(() => resolvePlans([])).toThrow();
+  });
+
+  it('take a price in US dollars with at most two decimals: 0 for the trial, more for a paid plan', () => {
+    expect(resolvePlans({ pro: { monthlyPriceUsd: 9.99 } }).pro.monthlyPriceUsd).toBe(9.99);
+    for (const price of [-1, 9.999, '9', null, Number.POSITIVE_INFINITY]) {
+      expect(() => resolvePlans({ pro: { monthlyPriceUsd: price } }), String(price)).toThrow(/plan "pro": monthlyPriceUsd must be a number of US dollars/);
+    }
+    expect(() => resolvePlans({ trial: { monthlyPriceUsd: 5 } })).toThrow(/plan "trial": monthlyPriceUsd must be 0/);
+    expect(() => resolvePlans({ business: { monthlyPriceUsd: 0 } })).toThrow(/plan "business": monthlyPriceUsd must be more than 0/);
+  });
+
+  it('write a price as the reader’s locale does', () => {
+    expect([usdAmount(9, 'en'), usdAmount(49, 'tr-TR'), usdAmount(9.5, 'en'), usdAmount(9.99, 'tr-TR'), usdAmount(1250, 'en')]).toEqual(['9', '49', '9.50', '9,99', '1,250']);
   });
 });

@@ -6,6 +6,8 @@ import type { Awaitable } from './awaitable.js';
 import type { Usage } from './usage.js';
 import type { PlanName } from './plans.js';
 import type { UsageHistory } from './usageHistory.js';
+import type { KeyRestrictions } from './keyRestrictions.js';
+import type { KeyUsageHistory } from './keyUsage.js';
 
 export interface Account {
   id: string;
@@ -15,7 +17,8 @@ export interface Account {
   createdAt: string;
 }
 
-export interface KeyRecord {
+/** `allowedOrigins` and `allowedRanges` (keyRestrictions.ts): absent when the key is not restricted that way. */
+export interface KeyRecord extends KeyRestrictions {
   /** SHA-256 of the key, hex. */
   hash: string;
   /** `mk_` and the first 6 characters: enough to tell keys apart, not to use one. */
@@ -31,11 +34,16 @@ export interface KeyRecord {
   lastUsedDay?: string;
 }
 
+/** What the dashboard's key settings change: the name (normalized by keys.ts) and both restriction lists. */
+export interface KeySettings extends KeyRestrictions {
+  name: string;
+}
+
 export class AccountStoreError extends Error {}
 
 export { accountsPath } from './accountsEnvironment.js';
 
-export interface AccountStore extends UsageHistory {
+export interface AccountStore extends UsageHistory, KeyUsageHistory {
   /** Grows with every change to accounts or keys; a server reloads when it moves. */
   version(): number;
   /** Creates the account on first use of the e-mail address, else adds a key to it; the key is shown this once. */
@@ -75,6 +83,17 @@ export interface AccountStore extends UsageHistory {
    * is never touched). Revoking a revoked key changes nothing.
    */
   revokeKeyOf(accountId: string, keyHash: string): Awaitable<KeyRecord | undefined>;
+  /**
+   * Renames a key of this account and sets its restrictions (lists already read by keyRestrictions.ts; an absent list
+   * lifts that restriction); undefined when the account has no such key. Bumps the version like a revocation, so
+   * every serving thread (and in fleet mode every server) applies it within a second.
+   */
+  updateKeyOf(accountId: string, keyHash: string, change: KeySettings): Awaitable<KeyRecord | undefined>;
+  /**
+   * Claims the account's quota mail of `level` (80 or 100, percent) for `month` (`YYYY-MM`): true for the one caller
+   * that claims it first, in any thread or on any server (an LMDB write transaction; Redis SET NX), false after.
+   */
+  claimQuotaAlert(accountId: string, month: string, level: number): Awaitable<boolean>;
   /** Notes that keys were used on days (`[hash, YYYY-MM-DD]`); a day earlier than the stored one is ignored. */
   keyUsed(entries: Iterable<[string, string]>): Promise<void>;
   close(): Promise<void>;

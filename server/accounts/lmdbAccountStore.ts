@@ -9,7 +9,8 @@ import { generateKey } from './keys.js';
 import type { PlanName } from './plans.js';
 import type { Usage } from './usage.js';
 import { daysFrom, type DailyCount } from './usageHistory.js';
-import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
+import { KEY_OUTCOMES, type KeyOutcome, type KeyUsageEntry } from './keyUsage.js';
+import { AccountStoreError, type Account, type AccountStore, type KeyRecord, type KeySettings } from './accountStore.js';
 
 /** Key records as stored, older ones without a name or last four (issue 16). */
 type StoredKey = Omit<KeyRecord, 'name' | 'lastFour'> & Partial<Pick<KeyRecord, 'name' | 'lastFour'>>;
@@ -38,6 +39,13 @@ export class LmdbAccountStore implements AccountStore {
     private readonly accountKeys: Database<number, string>,
     /** `YYYY-MM-DD/accountId` → requests counted that UTC day; day first, so pruning is one range of keys. */
     private readonly daily: Database<number, string>,
+    /**
+     * `YYYY-MM-DD/accountId/keyHash/operation` → requests by outcome (KEY_OUTCOMES' order): day first for pruning,
+     * then the account, so a day of one account is one range.
+     */
+    private readonly keyDaily: Database<number[], string>,
+    /** `YYYY-MM/accountId/level` → when the quota mail of that level was claimed (two entries per account and month at most). */
+    private readonly quotaAlerts: Database<string, string>,
   ) {}
 
   static open(dataDir: string): LmdbAccountStore {
@@ -52,6 +60,8 @@ export class LmdbAccountStore implements AccountStore {
       environment.database<number>('meta'),
       environment.database<number>('accountKeys'),
       environment.database<number>('dailyUsage'),
+      environment.database<number[]>('keyUsage'),
+      environment.database<string>('quotaAlerts'),
     )
       .indexed()
       .emailsKeyed();
@@ -228,6 +238,57 @@ export class LmdbAccountStore implements AccountStore {
     });
   }
 
+  async addKeyUsage(entries: Iterable<KeyUsageEntry>): Promise<void> {
+    // Summed first, so that one record's increments meet in one read-and-write.
+    const added = new Map<string, number[]>();
+    for (const e of entries) {
+      if (e.requests <= 0) continue;
+      const key = `${e.day}/${e.accountId}/${e.keyHash}/${e.operation}`;
+      const counts = added.get(key) ?? KEY_OUTCOMES.map(() => 0);
+      counts[KEY_OUTCOMES.indexOf(e.outcome)] += e.requests;
+      added.set(key, counts);
+    }
+    if (added.size === 0) return;
+    await this.root.transaction(() => {
+      for (const [key, counts] of added) {
+        const stored = this.keyDaily.get(key);
+        void this.keyDaily.put(key, stored ? counts.map((n, i) => n + (stored[i] ?? 0)) : counts);
+      }
+    });
+  }
+
+  keyUsage(accountId: string, fromDay: string, toDay: string): KeyUsageEntry[] {
+    const days = daysFrom(fromDay, toDay);
+    if (days.length > MAX_DAILY_RANGE) throw new AccountStoreError(`at most ${MAX_DAILY_RANGE} days at once`);
+    const entries: KeyUsageEntry[] = [];
+    for (const day of days) {
+      const prefix = `${day}/${accountId}/`;
+      for (const { key, value } of this.keyDaily.getRange({ start: prefix, end: `${day}/${accountId}0` })) {
+        const [keyHash, operation] = key.slice(prefix.length).split('/');
+        value.forEach((requests, i) => {
+          if (requests > 0 && i < KEY_OUTCOMES.length) entries.push({ accountId, keyHash, day, operation, outcome: KEY_OUTCOMES[i] as KeyOutcome, requests });
+        });
+      }
+    }
+    return entries;
+  }
+
+  async pruneKeyUsage(beforeDay: string): Promise<void> {
+    await this.root.transaction(() => {
+      for (const key of [...this.keyDaily.getKeys({ end: beforeDay })]) void this.keyDaily.remove(key);
+    });
+  }
+
+  /** Check and write in one write transaction: LMDB runs one at a time across threads and processes. */
+  async claimQuotaAlert(accountId: string, month: string, level: number): Promise<boolean> {
+    const key = `${month}/${accountId}/${level}`;
+    return this.root.transaction(() => {
+      if (this.quotaAlerts.get(key) !== undefined) return false;
+      void this.quotaAlerts.put(key, new Date().toISOString());
+      return true;
+    });
+  }
+
   keysOf(accountId: string): KeyRecord[] {
     const records: KeyRecord[] = [];
     for (const key of this.accountKeys.getKeys({ start: `${accountId}/`, end: `${accountId}0` })) {
@@ -258,6 +319,21 @@ export class LmdbAccountStore implements AccountStore {
         this.keys.putSync(record.hash, record);
         this.bumpVersion();
       }
+      return record;
+    });
+  }
+
+  updateKeyOf(accountId: string, keyHash: string, change: KeySettings): KeyRecord | undefined {
+    const name = keyName(change.name);
+    return this.root.transactionSync(() => {
+      const stored = this.keys.get(keyHash);
+      if (!stored || stored.accountId !== accountId) return undefined;
+      const { allowedOrigins: _origins, allowedRanges: _ranges, ...rest } = keyFromStore(stored);
+      const record: KeyRecord = { ...rest, name };
+      if (change.allowedOrigins?.length) record.allowedOrigins = [...change.allowedOrigins];
+      if (change.allowedRanges?.length) record.allowedRanges = [...change.allowedRanges];
+      this.keys.putSync(keyHash, record);
+      this.bumpVersion();
       return record;
     });
   }

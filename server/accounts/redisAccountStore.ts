@@ -10,7 +10,7 @@
 import type { Redis } from 'ioredis';
 import { checkedEmail, keyName, keyNamedBy, lookupKey, newAccountId, newKeyRecord } from './accountRecords.js';
 import { AccountMirror } from './accountMirror.js';
-import { AccountStoreError, type Account, type AccountStore, type KeyRecord } from './accountStore.js';
+import { AccountStoreError, type Account, type AccountStore, type KeyRecord, type KeySettings } from './accountStore.js';
 import { accountFromHash, ChangeFollower } from './changeFollower.js';
 import { generateKey } from './keys.js';
 import { log } from '../log.js';
@@ -20,11 +20,16 @@ import { RedisScript } from './redisScript.js';
 import { scanKeys } from './redisScan.js';
 import type { Usage } from './usage.js';
 import { daysFrom, type DailyCount } from './usageHistory.js';
+import { KEY_OUTCOMES, KEY_USAGE_KEPT_DAYS, type KeyOutcome, type KeyUsageEntry } from './keyUsage.js';
 
 /** Entries the change log keeps (about: MAXLEN ~); a server further behind than this reloads everything. */
 export const CHANGE_LOG_LENGTH = 10_000;
 /** The longest range `dailyUsage` answers (as the embedded store). */
 const MAX_DAILY_RANGE = 1000;
+/** How long a day's usage per key is kept: Redis expires it, so no server prunes it. */
+const KEY_USAGE_SECONDS = (KEY_USAGE_KEPT_DAYS + 1) * 86_400;
+/** How long the claim of a month's quota mail is kept: past the month's end. */
+const QUOTA_ALERT_SECONDS = 40 * 86_400;
 
 // Each change script takes the version counter and the change log as its last two keys and the log's length as its
 // last argument, and ends with this: the new version and the entry, in the same atomic step as the change.
@@ -94,6 +99,29 @@ return json
 `,
 );
 
+/**
+ * Renames a key of an account and sets its restriction lists (absent: lifted). Lists are never empty (cjson would
+ * write an empty one as an object).
+ * KEYS: accountKeys, version, changes. ARGV: hash, settings JSON ({name, allowedOrigins?, allowedRanges?}), accountId,
+ * logLength. Returns the record's JSON, or nil.
+ */
+const UPDATE_KEY = new RedisScript(
+  3,
+  `${LOG_CHANGE}
+local json = redis.call('HGET', KEYS[1], ARGV[1])
+if not json then return false end
+local record = cjson.decode(json)
+local change = cjson.decode(ARGV[2])
+record.name = change.name
+record.allowedOrigins = change.allowedOrigins
+record.allowedRanges = change.allowedRanges
+json = cjson.encode(record)
+redis.call('HSET', KEYS[1], ARGV[1], json)
+logChange(ARGV[3], 'key')
+return json
+`,
+);
+
 /** KEYS: account, version, changes. ARGV: plan, accountId, logLength. Returns {id, email, plan, createdAt}, or nil. */
 const SET_PLAN = new RedisScript(
   3,
@@ -142,7 +170,7 @@ return removed
 `,
 );
 
-const SCRIPTS = [CREATE_KEY, REVOKE_KEY, SET_PLAN, NOTE_USE, PRUNE_DAILY];
+const SCRIPTS = [CREATE_KEY, REVOKE_KEY, UPDATE_KEY, SET_PLAN, NOTE_USE, PRUNE_DAILY];
 
 const accountOfReply = (values: unknown[]): Account => {
   const [id, email, plan, createdAt] = values as string[];
@@ -250,6 +278,18 @@ export class RedisAccountStore implements AccountStore {
     return this.revokeRecord(accountId, keyHash);
   }
 
+  async updateKeyOf(accountId: string, keyHash: string, change: KeySettings): Promise<KeyRecord | undefined> {
+    const settings: KeySettings = { name: keyName(change.name) };
+    if (change.allowedOrigins?.length) settings.allowedOrigins = change.allowedOrigins;
+    if (change.allowedRanges?.length) settings.allowedRanges = change.allowedRanges;
+    // The script reads the account's own keys hash: another account's key is never found there.
+    const json = (await UPDATE_KEY.run(this.redis, [redisKeys.accountKeys(accountId), ...LOG_KEYS], [keyHash, JSON.stringify(settings), accountId, CHANGE_LOG_LENGTH])) as
+      | string
+      | null;
+    await this.caughtUp();
+    return json === null ? undefined : (JSON.parse(json) as KeyRecord);
+  }
+
   async setPlan(email: string, plan: PlanName): Promise<Account> {
     const { key } = checkedEmail(email);
     const account = this.mirror.accountByEmail(key) ?? (await this.accountIdOfEmail(key));
@@ -355,6 +395,54 @@ export class RedisAccountStore implements AccountStore {
       for (const key of keys) await PRUNE_DAILY.run(this.redis, [key], [beforeDay]);
     }
   }
+
+  /** HINCRBY per entry and an EXPIRE per day hash touched, in one MULTI: several servers' counts add up. */
+  async addKeyUsage(entries: Iterable<KeyUsageEntry>): Promise<void> {
+    const multi = this.redis.multi();
+    const touched = new Set<string>();
+    for (const e of entries) {
+      if (e.requests <= 0) continue;
+      const hash = redisKeys.keyUsage(e.accountId, e.day);
+      multi.hincrby(hash, `${e.keyHash}|${e.operation}|${e.outcome}`, e.requests);
+      touched.add(hash);
+    }
+    if (touched.size === 0) {
+      multi.discard();
+      return;
+    }
+    for (const hash of touched) multi.expire(hash, KEY_USAGE_SECONDS);
+    const results = await multi.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('key usage write aborted');
+  }
+
+  async keyUsage(accountId: string, fromDay: string, toDay: string): Promise<KeyUsageEntry[]> {
+    const days = daysFrom(fromDay, toDay);
+    if (days.length > MAX_DAILY_RANGE) throw new AccountStoreError(`at most ${MAX_DAILY_RANGE} days at once`);
+    const pipeline = this.redis.pipeline();
+    for (const day of days) pipeline.hgetall(redisKeys.keyUsage(accountId, day));
+    const replies = (await pipeline.exec()) ?? [];
+    const entries: KeyUsageEntry[] = [];
+    replies.forEach(([error, fields], n) => {
+      if (error) throw error;
+      for (const [field, value] of Object.entries(fields as Record<string, string>)) {
+        const [keyHash, operation, outcome] = field.split('|');
+        const requests = Number(value);
+        if (requests > 0 && (KEY_OUTCOMES as readonly string[]).includes(outcome)) {
+          entries.push({ accountId, keyHash, day: days[n], operation, outcome: outcome as KeyOutcome, requests });
+        }
+      }
+    });
+    return entries;
+  }
+
+  /** SET NX: one server wins; the marker outlives the month (40 days) and then goes by itself. */
+  async claimQuotaAlert(accountId: string, month: string, level: number): Promise<boolean> {
+    return (await this.redis.set(redisKeys.quotaAlert(accountId, month, level), new Date().toISOString(), 'EX', QUOTA_ALERT_SECONDS, 'NX')) === 'OK';
+  }
+
+  /** Nothing to do: each day's hash expires by itself. */
+  async pruneKeyUsage(): Promise<void> {}
 
   /** Writes the days of last use, each by the key's account's script; a day earlier than the stored one is ignored. */
   async keyUsed(entries: Iterable<[string, string]>): Promise<void> {

@@ -8,6 +8,13 @@ export const redisKeys = {
   usage: (accountId: string) => `${PREFIX}usage:{${accountId}}`,
   /** Hash: UTC day (`YYYY-MM-DD`) → requests counted that day. */
   daily: (accountId: string) => `${PREFIX}daily:{${accountId}}`,
+  /**
+   * Hash with a lifetime (KEY_USAGE_KEPT_DAYS and a day): one account's usage per key on one UTC day,
+   * `keyHash|operation|outcome` → requests (accounts/keyUsage.ts).
+   */
+  keyUsage: (accountId: string, day: string) => `${PREFIX}keyusage:{${accountId}}:${day}`,
+  /** String with a lifetime (40 days): the quota mail of `level` percent for `month` was claimed (SET NX). */
+  quotaAlert: (accountId: string, month: string, level: number) => `${PREFIX}quotaalert:{${accountId}}:${month}:${level}`,
   /** String with a lifetime: a merge of counts made during a Redis outage was applied (access/usageScripts.ts). */
   usageMerge: (accountId: string, mergeId: string) => `${PREFIX}usagemerge:{${accountId}}:${mergeId}`,
   /** Hash: the account record. */

@@ -1,7 +1,7 @@
 // The API as a surface of the edge: /api/v1/* (the route table and the OpenAPI document), /healthz, /readyz and the
 // JSON 404 for any path no other surface claims. Answers synchronously (in fleet mode once Redis has counted the
 // request); the stored-answer shortcut first.
-import type { AccessControl } from '../access/access.js';
+import type { AccessControl, Admission } from '../access/access.js';
 import type { QuotaDecision } from '../access/quota.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped } from '../edge/edge.js';
@@ -13,10 +13,16 @@ import { storedAnswer } from '../timetables/timetables.js';
 import { openApiDocument } from './openapi.js';
 import { parseQuery, validateParams } from './params.js';
 import { CORS_HEADERS, errorReply, failureReply, jsonReply, quotaBlock } from './replies.js';
-import { ROUTES_BY_PATH, type Route } from './routes.js';
+import { ROUTES, ROUTES_BY_PATH, type Route } from './routes.js';
 import { OPENAPI_PATH } from '../links.js';
 
 export { OPENAPI_PATH };
+
+/** The operations usage per key is counted for (AccessControl's `operations`), by index: the API's, then MCP. */
+export const KEY_USAGE_OPERATIONS: readonly string[] = [...ROUTES.map((route) => route.operationId), 'mcp'];
+/** MCP's index in KEY_USAGE_OPERATIONS. */
+export const MCP_USAGE_OPERATION = ROUTES.length;
+const USAGE_OPERATION: ReadonlyMap<Route, number> = new Map(ROUTES.map((route, i) => [route as unknown as Route, i]));
 export const HEALTH_PATH = '/healthz';
 /** For load balancers: 200 only when this server holds the build it should (timetables/readiness.ts). */
 export const READY_PATH = '/readyz';
@@ -74,9 +80,19 @@ export function apiSurface(options: ApiOptions): Surface {
     // Contract order: key (401/403), limits (429), then parameters (400) and lookups (404). From here on the
     // request is counted, and every answer carries the account's rate-limit and quota headers. Counting answers at
     // once on the embedded ledger, later in fleet mode (the edge then answers inside cork; the headers were read).
-    const admission = options.access?.admit(request.headers.authorization, request.headers['x-api-key'], at);
-    if (admission instanceof Promise) return admission.then((admitted) => counted(route, request, at, admitted.quota));
-    return counted(route, request, at, admission?.quota);
+    // The request is also where it comes from (Origin, the address on demand), for a restricted key.
+    const access = options.access;
+    if (!access) return counted(route, request, at, undefined);
+    const operation = USAGE_OPERATION.get(route) ?? -1;
+    const admission = access.admit(request.headers.authorization, request.headers['x-api-key'], at, request, operation);
+    if (admission instanceof Promise) return admission.then((admitted) => answered(access, admitted, operation, counted(route, request, at, admitted.quota), at));
+    return answered(access, admission, operation, counted(route, request, at, admission.quota), at);
+  }
+
+  /** Notes what became of an admitted request in its key's usage (by operation and status class). */
+  function answered(access: AccessControl, admission: Admission, operation: number, reply: Reply, at: number): Reply {
+    access.noteAnswer(admission.key, operation, reply.status, at);
+    return reply;
   }
 
   /** The answer to a request that was admitted and counted (or needs no key). */
@@ -106,7 +122,9 @@ export function apiSurface(options: ApiOptions): Surface {
 
   return {
     patterns: ['/api/*', HEALTH_PATH, READY_PATH, '/*'],
-    headers: ['authorization', 'x-api-key', 'accept-encoding'],
+    headers: ['authorization', 'x-api-key', 'accept-encoding', 'origin'],
+    // A key restricted to address ranges needs the client's address; no other request resolves it.
+    clientAddress: 'onDemand',
     answer(request) {
       const { method, url } = request;
       if (url === HEALTH_PATH) {

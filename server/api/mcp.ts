@@ -1,6 +1,7 @@
 // The MCP server at /mcp (contract, "MCP server"): Streamable HTTP, stateless, JSON responses. The six tools are the
 // six operations of the route table: the same names, descriptions and parameter declarations (their JSON Schemas are
-// the tools' input schemas), the same validation, the same handlers, the same JSON.
+// the tools' input schemas), the same response schemas as the OpenAPI document (the tools' output schemas), the same
+// validation, the same handlers, the same JSON.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
@@ -24,6 +25,7 @@ import {
 import { asApiError } from './apiError.js';
 import { ApiError, errorObject, type ErrorLinks } from '../errors.js';
 import { log } from '../log.js';
+import { toolOutputSchema } from './openapi.js';
 import { paramSchema, validateParams } from './params.js';
 import { RenderedBody } from '../timetables/renderedResponses.js';
 import { ROUTES, type RequestContext, type Route } from './routes.js';
@@ -45,6 +47,8 @@ export const TOOLS: Tool[] = ROUTES.map((route) => {
       required: params.filter(([, spec]) => spec.required).map(([name]) => name),
       additionalProperties: false,
     },
+    // A client validates structuredContent against it (the SDK's client does by itself), an error result's too.
+    outputSchema: toolOutputSchema(route.response),
     annotations: { title: route.summary, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   };
 });

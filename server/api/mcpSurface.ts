@@ -2,10 +2,11 @@
 // before anything else, the body is read by the edge's bounded reader, the key comes first (401/403), then the
 // tool calls are counted (429; a body refused as invalid counts nothing), then the transport answers, asynchronously.
 import type { AccessControl } from '../access/access.js';
+import type { QuotaDecision } from '../access/quota.js';
 import type { EdgeRequest, Reply, Surface } from '../edge/edge.js';
 import { clipped } from '../edge/edge.js';
 import type { ErrorLinks } from '../errors.js';
-import { serviceUnavailableWhileStopping, type ServerState } from './apiSurface.js';
+import { MCP_USAGE_OPERATION, serviceUnavailableWhileStopping, type ServerState } from './apiSurface.js';
 import { handleMcp, jsonRpcErrorBody, MCP_PATH, originAllowed, readMcpBody, type McpDependencies } from './mcp.js';
 import { CORS_HEADERS, errorReply, failureReply, JSON_HEADERS, quotaBlock } from './replies.js';
 
@@ -40,26 +41,39 @@ export function mcpSurface(options: McpOptions): Surface {
     serviceUnavailableWhileStopping(options.state);
     const { authorization, 'x-api-key': apiKey } = request.headers;
     const body = request.body ?? Buffer.alloc(0);
-    const account = options.access?.authenticate(authorization ?? '', apiKey ?? '');
+    const at = options.now();
+    const access = options.access;
+    const key = access?.authenticateKey(authorization ?? '', apiKey ?? '', at, request, MCP_USAGE_OPERATION);
+    const account = key?.account;
     // Stateless: the protocol version of a request is its MCP-Protocol-Version header (absent: the transport's
     // default, 2025-03-26), and it decides whether a batch is taken (docs/mcp.md, "Batches follow the protocol
     // version").
     const message = readMcpBody(body.toString('utf8'), request.headers['mcp-protocol-version'] ?? '');
     // Each tools/call request counts once; initialize, tools/list, notifications and a body refused as invalid count
     // nothing but still get the headers.
-    const quota = account && await options.access!.count(account, options.now(), message.toolCalls);
+    // In the usage per key, an MCP message counts as its tool calls (as against the quota), under `mcp`.
+    let quota: QuotaDecision | undefined;
+    try {
+      quota = key && (await access!.count(key.account, at, message.toolCalls));
+    } catch (error) {
+      if (key && message.toolCalls > 0) access!.noteRefusal(key.key, MCP_USAGE_OPERATION, error, at, message.toolCalls);
+      throw error;
+    }
     const headers = new Headers();
     for (const name in request.headers) headers.append(name, request.headers[name]);
     const response = await handleMcp(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers, body }), message, dependencies);
     const text = await response.text();
     // Every body the transport answers is JSON-RPC: JSON in UTF-8, said so as the API says it (its own header omits
     // the charset); an empty answer (202 to notifications) has no type.
+    if (key && message.toolCalls > 0) access!.noteAnswer(key.key, MCP_USAGE_OPERATION, response.status, at, message.toolCalls);
     return { status: response.status, body: text, headerBlock: text === '' ? CORS_HEADERS : JSON_HEADERS, ...(quota ? { extraBlock: quotaBlock(quota) } : {}) };
   }
 
   return {
     patterns: [MCP_PATH],
     headers: 'all',
+    // A key restricted to address ranges (the body arrives after the peer is gone, so resolved for every message).
+    clientAddress: true,
     body: {
       methods: ['post'],
       maxBytes: MCP_MAX_BODY_BYTES,

@@ -200,6 +200,46 @@ const SCHEMAS = {
   }),
 };
 
+const COMPONENT_SCHEMA_REF = '#/components/schemas/';
+
+/** A copy of a schema with its `#/components/schemas/X` references read as `#/$defs/X`; the names it refers to in `names`. */
+function withLocalRefs(value: unknown, names: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => withLocalRefs(item, names));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_SCHEMA_REF)) {
+        const name = inner.slice(COMPONENT_SCHEMA_REF.length);
+        names.add(name);
+        return [key, `#/$defs/${name}`];
+      }
+      return [key, withLocalRefs(inner, names)];
+    }),
+  );
+}
+
+/**
+ * The JSON Schema of what an MCP tool's `structuredContent` holds (mcp.ts): the operation's 200 body, or, on a result
+ * with `isError`, the API's error body; one document that stands alone, the component schemas it refers to
+ * (transitively) under `$defs`. Derived from the same SCHEMAS the OpenAPI document serves.
+ */
+export function toolOutputSchema(response: string): { type: 'object'; description: string; anyOf: unknown[]; $defs: Record<string, unknown> } {
+  if (!Object.hasOwn(SCHEMAS, response)) throw new Error(`no response schema ${response}`);
+  const names = new Set<string>();
+  const root = withLocalRefs({ anyOf: [ref(response), ref('Error')] }, names) as { anyOf: unknown[] };
+  const defs: Record<string, unknown> = {};
+  for (const name of names) {
+    // `names` grows while the loop walks it: a Set's iteration visits what is added during it.
+    if (!(name in defs)) defs[name] = withLocalRefs(SCHEMAS[name as keyof typeof SCHEMAS], names);
+  }
+  return {
+    type: 'object',
+    description: `The operation's answer as the API gives it with status 200 (${response}); with isError, the API's error body (Error).`,
+    ...root,
+    $defs: defs,
+  };
+}
+
 // Response headers.
 const HEADERS = {
   'RateLimit-Limit': { description: 'Requests per minute of the plan.', schema: { type: 'integer', minimum: 1 } },
@@ -229,6 +269,7 @@ const ERROR_TIMING: Readonly<Record<ErrorCode, 'afterKey' | 'beforeKey' | 'eithe
   missing_api_key: 'beforeKey',
   invalid_api_key: 'beforeKey',
   api_key_revoked: 'beforeKey',
+  key_restricted: 'beforeKey',
   city_not_found: 'afterKey',
   not_found: 'beforeKey',
   method_not_allowed: 'beforeKey',
@@ -265,7 +306,7 @@ const ERROR_RESPONSES: Record<string, { description: string; codes: ErrorCode[] 
     codes: codesOf(400),
   },
   Unauthorized: { description: 'No API key, or one that does not exist.', codes: codesOf(401) },
-  Forbidden: { description: 'The API key was revoked.', codes: codesOf(403) },
+  Forbidden: { description: 'The API key was revoked, or it is restricted (origins, address ranges) and this request is outside its restrictions.', codes: codesOf(403) },
   CityNotFound: { description: 'No catalog place matches city.', codes: ['city_not_found'] },
   NotFound: {
     description: 'Only for a path that is not the API’s: this operation has no lookup that can fail. Listed for every operation, as the specification does.',

@@ -114,7 +114,12 @@ function accessErrors(): Array<[ErrorCode, string, string]> {
   });
   const store = {
     version: () => 1,
-    allKeys: () => new Map([key('A'), key('R')].map((k) => [hashKey(k), record(k, k === key('R') ? '2026-03-01T08:30:00.000Z' : undefined)])),
+    allKeys: () =>
+      new Map([
+        ...[key('A'), key('R')].map((k) => [hashKey(k), record(k, k === key('R') ? '2026-03-01T08:30:00.000Z' : undefined)] as const),
+        // A key for a web page, restricted to its site's origin.
+        [hashKey(key('W')), { ...record(key('W')), allowedOrigins: ['https://app.example.com'] }] as const,
+      ]),
     allAccounts: () => new Map([[account.id, account]]),
   } as unknown as AccountStore;
   let usage: Usage = { month: '2026-03', monthCount: 120, windowStart: EXAMPLE_NOW - 12_000, windowCount: DEFAULT_PLANS.trial.perMinute };
@@ -134,6 +139,7 @@ function accessErrors(): Array<[ErrorCode, string, string]> {
   add('No key in Authorization or X-API-Key', refusal(() => access.admit('', '', EXAMPLE_NOW)));
   add('A key that does not exist', refusal(() => access.admit(`Bearer ${key('X')}`, '', EXAMPLE_NOW)));
   add('A revoked key', refusal(() => access.admit('', key('R'), EXAMPLE_NOW)));
+  add('A key restricted to https://app.example.com, used by a page of another site', refusal(() => access.admit('', key('W'), EXAMPLE_NOW, { headers: { origin: 'https://elsewhere.example' } })));
   add('The trial plan’s 10 requests of this minute are used', refusal(() => access.admit('', key('A'), EXAMPLE_NOW)));
   usage = { month: '2026-03', monthCount: DEFAULT_PLANS.trial.perMonth, windowStart: EXAMPLE_NOW - 12_000, windowCount: 1 };
   add('The trial plan’s 1,000 requests of this month are used', refusal(() => access.admit('', key('A'), EXAMPLE_NOW)));

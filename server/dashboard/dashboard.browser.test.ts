@@ -374,7 +374,7 @@ describe('passkeys in the browser (DevTools virtual authenticator)', () => {
       const before = (await sessionCookie(context))!.value;
       await page.goto(`${base}/dashboard`);
       await page.click('form[action="/dashboard/sign-out"] button[type="submit"]');
-      await page.waitForURL(`${base}/dashboard/sign-in`);
+      await page.waitForURL(`${base}/dashboard/sign-in?signed-out=1`);
       expect(await sessionCookie(context)).toBeUndefined();
       const signedIn = await passkeySignIn(page);
       expect(signedIn.status).toBe(200);
@@ -388,13 +388,15 @@ describe('passkeys in the browser (DevTools virtual authenticator)', () => {
       await page.goto(`${base}/dashboard/passkeys`);
       expect(await page.locator('tbody tr').nth(1).innerText()).not.toContain('Never');
 
-      // Remove "Phone" (the passkey of the authenticator at hand): it no longer signs in.
+      // Remove "Phone" (the passkey of the authenticator at hand), after the page that asks first: it no longer signs in.
       await page.click('button[aria-label="Remove the passkey Phone"]');
+      await page.waitForURL(/\/dashboard\/passkeys\/remove\?id=/);
+      await press(page, 'Remove the passkey');
       await page.waitForURL(`${base}/dashboard/passkeys?removed=1`);
       expect(await page.locator('tbody th').allTextContents()).toEqual(['Laptop <b>&']);
       await page.goto(`${base}/dashboard`);
       await page.click('form[action="/dashboard/sign-out"] button[type="submit"]');
-      await page.waitForURL(`${base}/dashboard/sign-in`);
+      await page.waitForURL(`${base}/dashboard/sign-in?signed-out=1`);
       const refused = await passkeySignIn(page);
       expect(refused.status).toBe(400);
       await expect.poll(() => page.locator('#passkey-sign-in [data-passkey-status]').innerText()).toContain('not known here');
@@ -420,7 +422,7 @@ describe('passkeys in the browser (DevTools virtual authenticator)', () => {
       await addPasskey(page, 'Key');
       await page.goto(`${base}/dashboard`);
       await page.click('form[action="/dashboard/sign-out"] button[type="submit"]');
-      await page.waitForURL(`${base}/dashboard/sign-in`);
+      await page.waitForURL(`${base}/dashboard/sign-in?signed-out=1`);
       const { posted, status } = await passkeySignIn(page);
       expect(status).toBe(200);
       await page.waitForURL(`${base}/dashboard`);
@@ -554,6 +556,9 @@ describe('billing through the local provider, in the browser', () => {
       await page.waitForURL(/\/dashboard\/billing\/local\/portal/);
       await expectAccessible(page, 'local portal page');
       // The portal stays on itself after each action, as Stripe's does.
+      // The portal asks first (a page of its own), then cancels.
+      await press(page, 'Cancel at period end');
+      await page.waitForURL(/[?&]ask=cancel/);
       await portalAction(page, 'Cancel at period end');
       expect(await main(page)).toMatch(/stays until/i);
       await backToBilling(page);
@@ -658,7 +663,10 @@ describe('keys and usage in the browser', () => {
       await page.goto(`${base}/dashboard/keys`);
       // The button's accessible name says which key it revokes.
       await page.getByRole('button', { name: /^Revoke/ }).click();
-      await page.waitForLoadState('load');
+      // The page that asks first (portalJourney.browser.test.ts tries it further), then the revocation.
+      await page.waitForURL(/\/dashboard\/keys\/[0-9a-f]{16}\/revoke\??$/);
+      await press(page, 'Revoke the key');
+      await page.waitForURL(/\/dashboard\/keys\?revoked=/);
       await within(1000, async () => (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).status === 403);
       const body = (await (await fetch(`${server.baseUrl}/api/v1/qibla?lat=41&lon=29`, { headers: { 'X-API-Key': key } })).json()) as { error: { code: string } };
       expect(body.error.code).toBe('api_key_revoked');

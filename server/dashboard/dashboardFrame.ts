@@ -1,7 +1,7 @@
 // The frame of every dashboard page: like the site's (its stylesheet, header and footer), but noindex, with the
 // dashboard's navigation when signed in and a link to the same page in the other language. No inline script or style:
 // a page's scripts are files of server/web/assets/, loaded deferred.
-import { LANGUAGE_HOME_PATH, type SiteLanguage } from '../links.js';
+import { DOCS_PATH, LANGUAGE_HOME_PATH, type SiteLanguage } from '../links.js';
 import { assetHref, type AssetName } from '../web/assets.js';
 import { html, type Html } from '../web/html.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
@@ -28,6 +28,7 @@ export function dashboardPage(options: FrameOptions): Html {
         [DASHBOARD_PATHS.usage, w.nav.usage],
         [DASHBOARD_PATHS.billing, w.nav.billing],
         [DASHBOARD_PATHS.passkeys, w.nav.passkeys],
+        [DOCS_PATH, w.nav.docs],
       ]
     : [];
   return html`<!doctype html>

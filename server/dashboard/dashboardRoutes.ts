@@ -5,7 +5,8 @@
 import type { DashboardRoute } from './dashboardTypes.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { homePage, signOut } from './home.js';
-import { createKey, keysList, revokeKey, usageOverview } from './keysAndUsage.js';
+import { createKey, keysList, revokeKey, revokeKeyPage, usageOverview } from './keysAndUsage.js';
+import { keySettings, saveKeySettings } from './keySettings.js';
 import { BILLING_ROUTES } from './billing/billingRoutes.js';
 import { PASSKEY_ROUTES } from './passkeys/passkeyRoutes.js';
 import { confirmLinkPage, signInPage, redeemCode, redeemLink, sendCode } from './signIn.js';
@@ -25,8 +26,13 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   // Keys and usage (keysAndUsage.ts; the pages in keysPage.ts, usagePage.ts, usageChart.ts).
   { method: 'GET', path: DASHBOARD_PATHS.keys, session: true, csrf: 'none', body: 'none', handler: keysList },
   { method: 'POST', path: DASHBOARD_PATHS.keys, session: true, csrf: 'session', body: 'form', handler: createKey },
+  // Revoking asks first: the GET is the confirmation page, whose form POSTs with the confirmation (confirmPage.ts).
+  { method: 'GET', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'none', body: 'none', handler: revokeKeyPage },
   { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id/revoke`, session: true, csrf: 'session', body: 'form', handler: revokeKey },
   { method: 'GET', path: DASHBOARD_PATHS.usage, session: true, csrf: 'none', body: 'none', handler: usageOverview },
+  // A key's settings: its name and restrictions (keySettings.ts, keySettingsPage.ts).
+  { method: 'GET', path: `${DASHBOARD_PATHS.keys}/:id`, session: true, csrf: 'none', body: 'none', handler: keySettings },
+  { method: 'POST', path: `${DASHBOARD_PATHS.keys}/:id`, session: true, csrf: 'session', body: 'form', handler: saveKeySettings },
 
   // Passkeys (server/dashboard/passkeys/passkeyRoutes.ts): the page /dashboard/passkeys, registering (`json` bodies, the
   // CSRF token in X-CSRF-Token), removing (a form), and signing in with one under /dashboard/sign-in/passkey.

@@ -22,6 +22,7 @@ import { DASHBOARD_PATHS, WEBHOOKS_PREFIX } from './dashboardPaths.js';
 import { DASHBOARD_ROUTES } from './dashboardRoutes.js';
 import { BODY_LIMITS, type DashboardContext, type DashboardReply, type DashboardRequest, type DashboardRoute, type DashboardServices } from './dashboardTypes.js';
 import { DASHBOARD_WORDS } from './dashboardWords.js';
+import { safeNext, withNext } from './nextPath.js';
 import { compileRoutes } from './routing.js';
 
 /** The headers the dashboard reads (the edge reads them before the handler returns). */
@@ -246,7 +247,8 @@ ${extra?.link ? html`<p><a href="${extra.link[0]}">${extra.link[1]}</a></p>` : h
 
     // The session a route needs.
     if (found.session && !session) {
-      if (!isPost) return toReply({ status: 303, location: DASHBOARD_PATHS.signIn }, setCookies);
+      // Signing in comes back here (nextPath.ts: a dashboard path only).
+      if (!isPost) return toReply({ status: 303, location: withNext(DASHBOARD_PATHS.signIn, safeNext(request.query === '' ? request.url : `${request.url}?${request.query}`)) }, setCookies);
       return refuse(403, w.csrfTitle, w.sessionEnded, 'no_session', [DASHBOARD_PATHS.signIn, w.signInTitle]);
     }
 

@@ -1,13 +1,16 @@
 // What the dashboard and its mail say, in Turkish and English: one table per language, so a missing translation is a
 // type error. Other parts of the dashboard (keys, usage, billing, passkeys) keep their words in their own modules.
-import type { SiteLanguage } from '../links.js';
+import { DASHBOARD_ENTRY, type SiteLanguage } from '../links.js';
 
 export interface DashboardWords {
   siteName: string;
   dashboard: string;
   skipToContent: string;
   otherLanguage: string;
-  nav: { home: string; keys: string; usage: string; billing: string; passkeys: string };
+  nav: { home: string; keys: string; usage: string; billing: string; passkeys: string; docs: string };
+  /** The home page's links to the API docs (/docs, /docs/api). */
+  gettingStarted: string;
+  apiReference: string;
   footer: string;
   // Sign-in
   signInTitle: string;
@@ -74,9 +77,11 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     dashboard: 'Dashboard',
     skipToContent: 'Skip to content',
     otherLanguage: 'Türkçe',
-    nav: { home: 'Dashboard', keys: 'Keys', usage: 'Usage', billing: 'Billing', passkeys: 'Passkeys' },
+    nav: { home: 'Dashboard', keys: 'Keys', usage: 'Usage', billing: 'Billing', passkeys: 'Passkeys', docs: 'API docs' },
+    gettingStarted: 'Getting started with the API',
+    apiReference: 'API reference',
     footer: 'The developer dashboard of the Prayer Times API.',
-    signInTitle: 'Sign in',
+    signInTitle: DASHBOARD_ENTRY.en,
     signInLede: 'Enter your e-mail address: we send you a 6-digit code and a link. There is no password.',
     newHere: 'New here? The same form opens a trial account on your first sign-in.',
     emailLabel: 'E-mail address',
@@ -139,9 +144,11 @@ export const DASHBOARD_WORDS: Readonly<Record<SiteLanguage, DashboardWords>> = {
     dashboard: 'Panel',
     skipToContent: 'İçeriğe geç',
     otherLanguage: 'English',
-    nav: { home: 'Panel', keys: 'Anahtarlar', usage: 'Kullanım', billing: 'Ödeme', passkeys: 'Geçiş anahtarları' },
+    nav: { home: 'Panel', keys: 'Anahtarlar', usage: 'Kullanım', billing: 'Ödeme', passkeys: 'Geçiş anahtarları', docs: 'API belgeleri' },
+    gettingStarted: 'API’ye başlarken',
+    apiReference: 'API başvurusu',
     footer: 'Namaz Vakitleri API’sinin geliştirici paneli.',
-    signInTitle: 'Giriş',
+    signInTitle: DASHBOARD_ENTRY.tr,
     signInLede: 'E-posta adresinizi yazın: size 6 haneli bir kod ve bir bağlantı gönderelim. Parola yoktur.',
     newHere: 'Yeni misiniz? İlk girişinizde aynı form bir deneme hesabı açar.',
     emailLabel: 'E-posta adresi',

@@ -50,7 +50,7 @@ describe('keys and usage in the dashboard', () => {
     const stranger = DashboardBrowser.forServer(server);
     const list = await stranger.get('/dashboard/keys');
     expect(list.status).toBe(303);
-    expect(list.headers.get('location')).toBe('/dashboard/sign-in');
+    expect(list.headers.get('location')).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fkeys');
     expect((await stranger.get('/dashboard/usage')).status).toBe(303);
     expect((await stranger.post('/dashboard/keys', { name: 'x' })).status).toBe(403);
   });
@@ -83,8 +83,8 @@ describe('keys and usage in the dashboard', () => {
     expect((await alice.post('/dashboard/keys', { name: 'forged' }, { csrf: false })).status).toBe(403);
     expect((await alice.post('/dashboard/keys', { name: 'forged' }, { origin: 'https://evil.example' })).status).toBe(403);
     await alice.get('/dashboard/keys');
-    expect((await alice.post(`/dashboard/keys/${before[0]}/revoke`, {}, { origin: null })).status).toBe(403);
-    expect((await alice.post(`/dashboard/keys/${before[0]}/revoke`, { csrf: 'wrong' })).status).toBe(403);
+    expect((await alice.post(`/dashboard/keys/${before[0]}/revoke`, { confirm: 'yes' }, { origin: null })).status).toBe(403);
+    expect((await alice.post(`/dashboard/keys/${before[0]}/revoke`, { confirm: 'yes', csrf: 'wrong' })).status).toBe(403);
     const after = await alice.get('/dashboard/keys');
     expect(after.text).not.toContain('forged');
     expect(revokeIds(after.text)).toEqual(before);
@@ -106,7 +106,8 @@ describe('keys and usage in the dashboard', () => {
     const list = await alice.get('/dashboard/keys');
     const row = list.text.split('<tr>').find((r) => r.includes('to revoke'))!;
     const id = revokeIds(row)[0];
-    const revoked = await alice.post(`/dashboard/keys/${id}/revoke`, {});
+    // (Through the page that asks first: portalJourney.test.ts.)
+    const revoked = await alice.post(`/dashboard/keys/${id}/revoke`, { confirm: 'yes' });
     expect(revoked.status).toBe(303);
     expect(revoked.headers.get('location')).toBe(`/dashboard/keys?revoked=${id}`);
     expect(await within(1000, async () => (await apiStatus(server, key)) === 403)).toBeLessThan(1000);
@@ -115,7 +116,7 @@ describe('keys and usage in the dashboard', () => {
     expect(revokeIds(after.text)).not.toContain(id);
     expect(after.text).toMatch(/revoked on \d{4}-\d{2}-\d{2}/);
     // Again: the key is not active any more, nothing changes, the list says so.
-    expect((await alice.post(`/dashboard/keys/${id}/revoke`, {})).status).toBe(303);
+    expect((await alice.post(`/dashboard/keys/${id}/revoke`, { confirm: 'yes' })).status).toBe(303);
     expect(await apiStatus(server, key)).toBe(403);
   });
 
@@ -124,9 +125,10 @@ describe('keys and usage in the dashboard', () => {
     const bob = DashboardBrowser.forServer(server);
     expect((await bob.signIn('bob@example.com', (email) => outboxMail(server.dataDir, email))).status).toBe(303);
     await bob.get('/dashboard/keys');
-    const refused = await bob.post(`/dashboard/keys/${aliceIds[0]}/revoke`, {});
+    const refused = await bob.post(`/dashboard/keys/${aliceIds[0]}/revoke`, { confirm: 'yes' });
     expect(refused.status).toBe(404);
-    expect((await bob.post('/dashboard/keys/not-an-id/revoke', {})).status).toBe(404);
+    expect((await bob.get(`/dashboard/keys/${aliceIds[0]}/revoke`)).status).toBe(404);
+    expect((await bob.post('/dashboard/keys/not-an-id/revoke', { confirm: 'yes' })).status).toBe(404);
     expect(revokeIds((await alice.get('/dashboard/keys')).text)).toEqual(aliceIds);
   });
 

@@ -35,7 +35,7 @@ describe('the keys page', () => {
     record({ hash: 'ef'.repeat(32), name: '', lastFour: '', createdAt: '2025-01-01T00:00:00.000Z' }),
   ].map(keyView);
 
-  it('lists name, prefix and last four, created and last used days, state; a revoke form per active key', () => {
+  it('lists name, prefix and last four, created and last used days, state; a Revoke button per active key, which asks first', () => {
     const { title, main } = keysPage({ language: 'en', keys, csrf: 'TOKEN"<' });
     const text = main.text;
     expect(title).toBe('API keys');
@@ -49,9 +49,10 @@ describe('the keys page', () => {
     // Two active keys, two revoke forms; the revoked one has none.
     const actions = [...text.matchAll(/action="\/dashboard\/keys\/([0-9a-f]{16})\/revoke"/g)].map((m) => m[1]);
     expect(actions).toEqual(['abababababababab', 'efefefefefefefef']);
-    // Every form (two revokes and the create form) carries the CSRF field, escaped.
+    // The two revoke buttons GET the page that asks (no token in a URL); the create form POSTs with the CSRF field, escaped.
     expect(text.match(/<form /g)).toHaveLength(3);
-    expect(text.match(/<input type="hidden" name="csrf" value="TOKEN&quot;&lt;">/g)).toHaveLength(3);
+    expect(text.match(/<form class="inline" method="get" action="\/dashboard\/keys\/[0-9a-f]{16}\/revoke">/g)).toHaveLength(2);
+    expect(text.match(/<input type="hidden" name="csrf" value="TOKEN&quot;&lt;">/g)).toHaveLength(1);
     expect(text).toContain('<form class="choose" method="post" action="/dashboard/keys"');
     expect(text).toMatch(/<input id="key-name" name="name" type="text" required maxlength="60"/);
     expect(text).toContain('<th scope="col">Last used (UTC)</th>');
@@ -64,7 +65,7 @@ describe('the keys page', () => {
     expect(text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;');
     expect(text).toContain(`aria-label="Revoke &lt;script&gt;`);
     expect(text).toContain('aria-invalid="true"');
-    const created = createdKeyPage({ language: 'tr', key: 'mk_' + 'A'.repeat(32), name: HOSTILE }).main.text;
+    const created = createdKeyPage({ language: 'tr', key: 'mk_' + 'A'.repeat(32), name: HOSTILE, apiBase: 'http://localhost:8080' }).main.text;
     expect(created).not.toContain('<script>');
     expect(created).toContain(`<code class="new-key">mk_${'A'.repeat(32)}</code>`);
     expectCspClean(created);

@@ -263,7 +263,8 @@ describe('the session cookie', () => {
     await b.get('/dashboard');
     const out = await b.post('/dashboard/sign-out', {});
     expect(out.status).toBe(303);
-    expect(out.headers.get('location')).toBe('/dashboard/sign-in');
+    expect(out.headers.get('location')).toBe('/dashboard/sign-in?signed-out=1');
+    expect((await b.get(out.headers.get('location')!)).text).toContain('<p class="note" role="status">You are signed out.</p>');
     expect(out.setCookies.find((c) => c.startsWith('__Host-session='))).toContain('Max-Age=0');
     const replay = browser();
     replay.cookies.set('__Host-session', token);

@@ -5,7 +5,7 @@ import type { CurrentUsage } from '../access/quota.js';
 import type { PlanName } from '../accounts/plans.js';
 import { addDays, type DailyCount } from '../accounts/usageHistory.js';
 import type { SiteLanguage } from '../links.js';
-import { html } from '../web/html.js';
+import { html, type Html } from '../web/html.js';
 import { DASHBOARD_PATHS } from './dashboardPaths.js';
 import { DASHBOARD_WORDS } from './dashboardWords.js';
 import type { PageContent } from './keysPage.js';
@@ -86,6 +86,8 @@ export interface UsagePageOptions {
   current: CurrentUsage;
   /** The days of the range, oldest first (the store's dailyUsage over usageRange). */
   days: readonly DailyCount[];
+  /** The section by key and operation (keyUsageSection.ts), after the daily counts. */
+  byKey?: Html;
 }
 
 export const formatCount = (language: SiteLanguage, n: number): string => n.toLocaleString(language === 'tr' ? 'tr-TR' : 'en-GB');
@@ -116,6 +118,7 @@ ${days.map((d) => html`<tr><th scope="row"><time datetime="${d.day}">${d.day}</t
 <tfoot><tr><th scope="row">${w.total}</th><td data-count="${total}">${n(total)}</td></tr></tfoot>
 </table>
 </div>
-<p class="note">${w.delay}</p>`;
+<p class="note">${w.delay}</p>
+${options.byKey}`;
   return { title: w.title, main };
 }

@@ -46,6 +46,12 @@ export interface EdgeRequest {
    * (TRUST_PROXY) the address it forwards (clientAddress.ts); '' for the others.
    */
   clientAddress: string;
+  /**
+   * For surfaces that ask on demand (Surface.clientAddress `onDemand`): the same address, resolved when called, which
+   * must be during the synchronous part of `answer` (the peer is gone after it). So a request that never needs it
+   * (the API's, but for a key restricted to address ranges) pays nothing for it.
+   */
+  clientAddressOf?: () => string;
 }
 
 export interface Surface {
@@ -53,8 +59,11 @@ export interface Surface {
   readonly patterns: readonly string[];
   /** Header names (lower case) to read; `all` for every header. */
   readonly headers: readonly string[] | 'all';
-  /** The surface needs to know who the client is (EdgeRequest.clientAddress): per-client limits. */
-  readonly clientAddress?: boolean;
+  /**
+   * The surface needs to know who the client is: `true` for every request (EdgeRequest.clientAddress: per-client
+   * limits), `onDemand` for some (EdgeRequest.clientAddressOf).
+   */
+  readonly clientAddress?: boolean | 'onDemand';
   /**
    * Its paths are typed by people and written in lower case. `every`: every path it answers GET for (the dashboard):
    * a GET or HEAD with capitals in the path is sent (301) to it in lower case. `first`: its first segments (the site,
@@ -346,7 +355,8 @@ export function createEdge(surfaces: readonly Surface[], options: EdgeOptions): 
         headers: head.headers,
         requestId: `${bootId}-${(++requestCounter).toString(36)}`,
         // The peer, like the request, is gone once this handler returns.
-        clientAddress: surface.clientAddress ? clients.resolve(peerAddress(res), head.forwardedFor) : '',
+        clientAddress: surface.clientAddress === true ? clients.resolve(peerAddress(res), head.forwardedFor) : '',
+        clientAddressOf: surface.clientAddress === 'onDemand' ? () => clients.resolve(peerAddress(res), head.forwardedFor) : undefined,
       };
       // Nothing of `req` may be read after this point.
       const early = framingRefusal(head) ?? (rule && caseRedirect(request, rule)) ?? surface.early?.(request);

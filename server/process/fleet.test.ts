@@ -240,7 +240,7 @@ describe('three servers on one Redis: limits, MCP, changes', () => {
     const list = await browser.get('/dashboard/keys');
     const id = revokeIds(list.text.split('<tr>').find((r) => r.includes('fleet key'))!)[0];
     expect(id).toBeDefined();
-    const revoked = await browser.post(`/dashboard/keys/${id}/revoke`, {});
+    const revoked = await browser.post(`/dashboard/keys/${id}/revoke`, { confirm: 'yes' });
     expect(revoked.status).toBe(303);
     expect(await within(1000, 'the dashboard revocation everywhere', async () => (await onEvery(fleet, key)).every((a) => a.status === 403))).toBeLessThanOrEqual(1000);
   }, 60_000);

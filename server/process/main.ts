@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 import { openStores, type AccountsStores } from '../accounts/openStores.js';
 import { demoKeyFile } from '../accounts/demoKey.js';
 import { answerCountsBuffer } from '../timetables/answerCounts.js';
+import { bannerAddresses } from './bannerAddresses.js';
+import { SAMPLE_API_REQUEST } from '../links.js';
 import { loadConfig, type Config } from './config.js';
 import type { FromWorker, ToWorker } from './httpWorker.js';
 import { flushLog, log, setLogLevel } from '../log.js';
@@ -361,7 +363,7 @@ const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
  * file by the shell (the key itself is never printed here, nor logged).
  */
 function sampleRequest(url: string): string {
-  const request = shellWord(`${url}/api/v1/times?lat=41.0082&lon=28.9784`);
+  const request = shellWord(`${url}${SAMPLE_API_REQUEST}`);
   if (!stores) return `Try (no key needed: ACCESS_CONTROL=off):\n  curl ${request}`;
   const keyFile = demoKeyFile(config.dataDir);
   if (existsSync(keyFile)) return `Try it with the demo key:\n  curl -H "X-API-Key: $(cat ${shellWord(keyFile)})" ${request}`;
@@ -374,10 +376,12 @@ function sampleRequest(url: string): string {
 if (!stopping) {
   const url = `http://${config.host}:${boundPort}`;
   log('warn', 'listening', { host: config.host, port: boundPort, url, workers: config.workers, nativeUws: !usingFallback });
-  const shown = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
+  // The site and the dashboard where passkeys work (localhost on loopback), the API where the server listens.
+  const shown = bannerAddresses(config.host, boundPort, config.publicBaseUrl);
+  const site = shown.browser;
   process.stdout.write(
-    `\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). The site: ${shown}/en and ${shown}/tr, the docs: ${shown}/docs, the dashboard: ${shown}/dashboard.\n` +
-      `${sampleRequest(shown)}\n` +
+    `\nServing on ${url} (${config.workers} thread${config.workers > 1 ? 's' : ''}). The site: ${site}/en and ${site}/tr, the docs: ${site}/docs, the dashboard: ${site}/dashboard${shown.note}.\n` +
+      `${sampleRequest(shown.api)}\n` +
       (metricsListener ? `Metrics: http://${config.metrics!.host.includes(':') ? `[${config.metrics!.host}]` : config.metrics!.host}:${metricsListener.port}${METRICS_PATH}\n` : '') +
       '\n',
   );

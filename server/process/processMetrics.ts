@@ -131,7 +131,7 @@ export class ProcessMetrics {
       metric(
         'refusals_total',
         'counter',
-        'API and MCP requests refused for their key or limits, by the contract’s error code: missing_api_key and invalid_api_key (401), api_key_revoked (403), rate_limit_exceeded (429, the minute) and quota_exceeded (429, the month).',
+        'API and MCP requests refused for their key or limits, by the contract’s error code: missing_api_key and invalid_api_key (401), api_key_revoked (403), rate_limit_exceeded (429, the minute), quota_exceeded (429, the month) and key_restricted (403, outside the key’s origins or address ranges).',
         REFUSAL_CODES.map((reason, i) => ({ labels: { reason }, value: cells[OFFSETS.refusals + i] })),
       ),
       metric(

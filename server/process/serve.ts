@@ -4,9 +4,11 @@
 import { TZDATA_SOURCE, TZDATA_VERSION } from '../../pipeline/zones/zoneRules.js';
 import type { Config } from './config.js';
 import { AccessControl } from '../access/access.js';
+import { QuotaAlerts } from '../access/quotaAlerts.js';
+import { quotaMessage } from '../dashboard/mail/quotaMessage.js';
 import { openStores } from '../accounts/openStores.js';
 import { answerCounts, shareAnswerCounts, uncounted } from '../timetables/answerCounts.js';
-import { apiSurface, type ServerState } from '../api/apiSurface.js';
+import { apiSurface, KEY_USAGE_OPERATIONS, type ServerState } from '../api/apiSurface.js';
 import { mcpSurface } from '../api/mcpSurface.js';
 import { answerOperation } from '../api/operations.js';
 import { openApiDocument } from '../api/openapi.js';
@@ -110,7 +112,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   try {
     // Counting: the shared table, or Redis in fleet mode (openUsageLedger.ts).
     usageLedger = options.usageBuffer && (await openUsageLedger(config.fleet, SharedUsage.attach(options.usageBuffer), `thread-${options.thread}`));
-    access = usageLedger && new AccessControl(stores.accounts, plans, usageLedger.ledger);
+    access = usageLedger && new AccessControl(stores.accounts, plans, usageLedger.ledger, KEY_USAGE_OPERATIONS);
   } catch (error) {
     await usageLedger?.close();
     await stores.close();
@@ -139,6 +141,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   // The dashboard: the same stores as the key mirror's, and mail.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  // The quota mails at 80% and 100% of the month go through the same mailer (access/quotaAlerts.ts).
+  access?.useQuotaAlerts(new QuotaAlerts(stores.accounts, (alert) => mailer.send(quotaMessage(alert, httpOptions.publicBaseUrl))));
   // Billing (BILLING_PROVIDER): the local test provider delivers its signed events to this server's own webhook.
   let ownWebhookUrl = '';
   const billing = billingServices(stores.billing, config.dataDir, process.env, () => ownWebhookUrl);

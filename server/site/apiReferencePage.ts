@@ -1,27 +1,17 @@
 // /docs/api: the API reference, rendered from the OpenAPI document (itself derived from the route table), so the
 // operations, parameters, bounds, defaults, rules, responses and examples are said once, there.
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, OPENAPI_PATH, PRICING_PATH } from '../links.js';
+import { codeSamples } from './codeSamples.js';
 import { apiCurl } from './curlSnippets.js';
 import { docsPage } from './docsFrame.js';
 import { html, type Html } from '../web/html.js';
-import { headersOf, infoOf, operationsOf, type ExampleView, type OperationView, type ParameterView, type ResponseView } from './openApiView.js';
+import { boundsText, headersOf, infoOf, operationsOf, type ExampleView, type OperationView, type ParameterView, type ResponseView } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
+import { tryItForm, tryItKeyNote } from './tryItForm.js';
 
-/** The bounds of a parameter in words: "-90 to 90", "2 to 100 characters". */
-export function boundsText(p: ParameterView): string {
-  const parts: string[] = [];
-  if (p.minimum !== undefined || p.maximum !== undefined) parts.push(range(p.minimum, p.maximum, ''));
-  // An enumeration's lengths say nothing the values do not; so does the minimum length 1 every text has.
-  if (!p.enum && (p.maxLength !== undefined || (p.minLength ?? 1) > 1)) parts.push(range(p.minLength, p.maxLength, ' characters'));
-  return parts.join('; ');
-}
-
-function range(min: number | undefined, max: number | undefined, unit: string): string {
-  if (min !== undefined && max !== undefined) return `${min} to ${max}${unit}`;
-  if (min !== undefined) return `at least ${min}${unit}`;
-  return `at most ${max}${unit}`;
-}
+/** The bounds of a parameter in words (openApiView.ts; the try-it form says them too). */
+export { boundsText };
 
 const typeText = (p: ParameterView): string => (p.format ? `${p.type} (${p.format})` : p.type);
 
@@ -70,12 +60,25 @@ ${op.responses.map((r: ResponseView) => html`<tr><th scope="row">${r.status}</th
 /** A response's description without its trailing "Codes: …." (the table has a column for them). */
 const withoutCodes = (description: string): string => description.replace(/\s*Codes: [^.]*\.$/, '');
 
-function example(base: string, op: OperationView, e: ExampleView, open: boolean): Html {
+function example(base: string, op: OperationView, e: ExampleView, open: boolean, withSamples: boolean): Html {
   const request = e.request || op.path;
   const body = html`<pre><code>${JSON.stringify(e.value, null, 2)}</code></pre>`;
   return html`<h4>${e.summary || e.name}</h4>
-<pre><code>${apiCurl(base, request)}</code></pre>
+${withSamples ? samples(base, op, request) : html`<pre><code>${apiCurl(base, request)}</code></pre>`}
 ${open ? body : html`<details><summary>The answer</summary>\n${body}\n</details>`}`;
+}
+
+/**
+ * The request in each language, one details element each (one open at a time where the browser knows `name`, like
+ * tabs; all usable without JavaScript), curl open.
+ */
+function samples(base: string, op: OperationView, request: string): Html {
+  return html`<div class="samples">
+${codeSamples(base, op, request).map(
+  (s, i) => html`<details class="sample" name="${op.operationId}-samples" data-language="${s.language}"${i === 0 && html` open`}><summary>${s.label}</summary>
+<pre><code>${s.code}</code></pre>
+</details>\n`,
+)}</div>`;
 }
 
 /** The first example's answer is shown unless it is long (a month: every day); the others are folded. */
@@ -94,8 +97,9 @@ ${parametersTable(op)}
 ${rulesList(op)}
 <h3 id="${op.operationId}-responses">Responses</h3>
 ${responsesTable(op)}
+${tryItForm(op)}
 <h3 id="${op.operationId}-examples">Examples</h3>
-${op.examples.map((e, i) => example(base, op, e, i === 0 && JSON.stringify(e.value, null, 2).split('\n').length <= FOLD_ABOVE_LINES))}
+${op.examples.map((e, i) => example(base, op, e, i === 0 && JSON.stringify(e.value, null, 2).split('\n').length <= FOLD_ABOVE_LINES, i === 0))}
 </section>`;
 }
 
@@ -130,7 +134,8 @@ export function apiReferencePage(request: SiteRequest, ctx: SiteContext): SitePa
 ${operations.map((op) => html`<li><a href="#${op.operationId}"><code>${op.path}</code></a>: ${op.summary}</li>\n`)}<li><a href="#headers">Response headers</a></li>
 </ul>
 <p>Errors are described on <a href="${ERRORS_DOCS_PATH}">Errors</a>; the same operations are tools of the <a href="${MCP_DOCS_PATH}">MCP server</a>.
-In the examples, <code>$KEY</code> is your key.</p>
+In the examples and the samples (curl, JavaScript, Python and PHP), <code>$KEY</code> or the environment variable <code>KEY</code> is your key.</p>
+${tryItKeyNote()}
 <section id="general">
 <h2>General</h2>
 ${info.description.filter((d) => !d.includes('x-parameter-rules')).map((d) => html`<p>${d}</p>\n`)}</section>
@@ -139,7 +144,8 @@ ${headersSection(doc)}`;
   return docsPage(request, {
     path: API_REFERENCE_PATH,
     title: 'API reference',
-    description: 'The Prayer Times API: every operation with its parameters, their bounds and defaults, responses, error codes, examples and a curl.',
+    description: 'The Prayer Times API: every operation with its parameters, their bounds and defaults, responses, error codes, examples, code samples and a form to try it.',
     main,
+    scripts: ['tryIt.js'],
   });
 }

@@ -24,9 +24,10 @@ export function authenticationDocsPage(request: SiteRequest, ctx: SiteContext): 
 limits, shared by all its keys.</p>
 <h2 id="keys">Keys</h2>
 <p>A key is <code>mk_</code> followed by 32 letters and digits, made at random. It is shown once, when it is created; the service
-keeps only a hash of it and a short prefix (<code>mk_</code> and 6 characters) to name it. Get one as
-<a href="${DOCS_PATH}#key">Getting started</a> says (the <a href="${DASHBOARD_PATH}">dashboard</a> is coming). A revoked key is
-refused from then on (within a second) and never works again.</p>
+keeps only a hash of it and a short prefix (<code>mk_</code> and 6 characters) to name it. Make one in the
+<a href="${DASHBOARD_PATH}">developer dashboard</a> after signing in with your e-mail address or a passkey (a new address gets a
+trial account): <a href="${DOCS_PATH}#key">Getting started</a> says how. The dashboard lists your keys and revokes them; a revoked
+key is refused from then on (within a second) and never works again.</p>
 <h2 id="headers">Sending the key</h2>
 <p>In either header:</p>
 <pre><code>${apiCurl(base, example)}

@@ -6,7 +6,7 @@
 // link therefore leads to the Turkish home page (the layout's fallback).
 import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, DOCS_PATH, ERRORS_DOCS_PATH, LANGUAGE_HOME_PATH, MCP_DOCS_PATH } from '../links.js';
 import { html, type Html } from '../web/html.js';
-import { page, type Crumb } from './layout.js';
+import { page, type Crumb, type Frame } from './layout.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 import { WORDS } from './words.js';
 
@@ -50,6 +50,8 @@ export interface DocsContent {
   crumbs?: readonly Crumb[];
   /** Whether to end main with the docs nav (pricing has none). */
   nav?: boolean;
+  /** The page's own scripts (asset files): /docs/api's try-it forms. */
+  scripts?: Frame['scripts'];
 }
 
 /** A docs page as the surface takes it: 200, English, kept for DOCS_VALID_MS. */
@@ -64,6 +66,7 @@ export function docsPage(request: SiteRequest, content: DocsContent): SitePage {
       canonicalPath: content.path,
       alternates: { en: content.path },
       crumbs: content.crumbs ?? docsCrumbs(content.path, content.title),
+      scripts: content.scripts,
       main,
     }),
     validUntil: request.now + DOCS_VALID_MS,

@@ -22,7 +22,7 @@ export interface ErrorEntry extends ErrorExplanation {
   headers: readonly string[];
 }
 
-const AUTH_CODES: ReadonlySet<string> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked']);
+const AUTH_CODES: ReadonlySet<string> = new Set(['missing_api_key', 'invalid_api_key', 'api_key_revoked', 'key_restricted']);
 
 /** Every code the pages document: the service's, then the proxy's. */
 export function errorEntries(base: string, doc: Record<string, unknown>): ErrorEntry[] {

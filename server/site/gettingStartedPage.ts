@@ -17,7 +17,7 @@ import { operationsOf } from './openApiView.js';
 import type { SiteContext } from './siteContext.js';
 import type { SitePage, SiteRequest } from './sitePage.js';
 
-/** The command that makes a key today (cli/accounts.ts); the dashboard will make them too. */
+/** The operator's command that makes a key on a server's data directory (cli/accounts.ts), beside the dashboard. */
 export const CLI_CREATE_KEY = 'npm run cli -- keys create --email you@example.com';
 
 /** What each docs page is for, by path. */
@@ -38,13 +38,19 @@ export function gettingStartedPage(request: SiteRequest, ctx: SiteContext): Site
 <p class="lede">The Prayer Times API answers prayer times for any place on Earth, a month's timetable, the next prayer, the qibla,
 a city search and the Hijri date, as JSON over HTTP. Three steps:</p>
 <h2 id="key">1. Get a key</h2>
-<p>Every call needs an API key (<code>mk_</code> and 32 letters and digits), shown once when it is made. Sign-up in the
-<a href="${DASHBOARD_PATH}">developer dashboard</a> is coming; until then the operator of the service makes keys with its
-command-line tool, on the server's data directory:</p>
+<p>Every call needs an API key (<code>mk_</code> and 32 letters and digits), shown once when it is made. Keys are made in the
+<a href="${DASHBOARD_PATH}">developer dashboard</a>:</p>
+<ol>
+<li>Open <a href="${DASHBOARD_PATH}">the dashboard</a> and sign in with your e-mail address: a message brings a 6-digit code and
+a link, and there is no password. An address the service does not know gets a new account on the trial plan, free and with
+no card (<a href="${PRICING_PATH}">Pricing</a>). Once signed in, you can add a passkey and sign in with it from then on.</li>
+<li>On the dashboard's Keys page, name a key and create it. The page that shows it has a Copy button and a ready curl with
+the key in it; copy the key then, as it is shown once.</li>
+</ol>
+<p>Keep the key secret: whoever has it spends your quota. Revoke a key on the same page; it is refused within a second.</p>
+<p>The operator of a server can also make a key with its command-line tool, on the server's data directory:</p>
 <pre><code>${CLI_CREATE_KEY}
 # {"key":"mk_…","accountId":"acc_…","plan":"trial"}</code></pre>
-<p>A new account starts on the trial plan (<a href="${PRICING_PATH}">Pricing</a>). Keep the key secret: whoever has it spends
-your quota.</p>
 <h2 id="first-call">2. Make a call</h2>
 <p>Put the key in <code>KEY</code> and ask for ${first ? html`<a href="${operationHref(first.operationId)}">${first.summary.toLowerCase()}</a>` : 'prayer times'}:</p>
 <pre><code>KEY=mk_your_key_here

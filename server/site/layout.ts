@@ -28,7 +28,7 @@ export interface Frame {
   crumbs?: readonly Crumb[];
   /** Variants (another method, madhab or month) and search results: not for search engines. */
   noindex?: boolean;
-  scripts?: ReadonlyArray<'countdown.js' | 'preferences.js' | 'nearMe.js' | 'compass.js' | 'copySnippet.js' | 'ramadan.js'>;
+  scripts?: ReadonlyArray<'countdown.js' | 'preferences.js' | 'nearMe.js' | 'compass.js' | 'copySnippet.js' | 'ramadan.js' | 'tryIt.js'>;
   main: Html;
 }
 

@@ -1,6 +1,6 @@
 // /docs/mcp: the MCP server at /mcp. Its tools are the API's operations by operationId (read from the OpenAPI
 // document, as the server derives them from the same route table), a client configuration, and raw JSON-RPC.
-import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, MCP_PATH, PRICING_PATH } from '../links.js';
+import { API_REFERENCE_PATH, AUTHENTICATION_DOCS_PATH, ERRORS_DOCS_PATH, MCP_DOCS_PATH, MCP_PATH, OPENAPI_PATH, PRICING_PATH } from '../links.js';
 import { mcpCurl, operationHref } from './curlSnippets.js';
 import { docsPage } from './docsFrame.js';
 import { html } from '../web/html.js';
@@ -40,7 +40,9 @@ answered with JSON. It is stateless: no session to open, and <code>tools/list</c
 <h2 id="tools">Tools</h2>
 <p>One tool per operation, named as the operation. A tool's input schema is the operation's query parameters, with the same bounds
 and allowed values, and every tool is read-only (<code>readOnlyHint</code>). A result carries the same JSON as the API's answer,
-as <code>structuredContent</code> and as text.</p>
+as <code>structuredContent</code> and as text. A tool's output schema (<code>outputSchema</code>) is the operation's response
+schema of the <a href="${OPENAPI_PATH}">OpenAPI description</a>, or the API's error body for a result with <code>isError</code>, so a
+client can validate <code>structuredContent</code>.</p>
 <table class="stack">
 <caption>The tools</caption>
 <thead><tr><th scope="col">Tool</th><th scope="col">What it answers</th><th scope="col">Same as</th></tr></thead>

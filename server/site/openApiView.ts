@@ -184,3 +184,18 @@ export const infoOf = (doc: Json): { title: string; version: string; description
   version: str(obj(doc.info).version),
   description: str(obj(doc.info).description).split(/\n\n+/).filter(Boolean),
 });
+
+/** The bounds of a parameter in words: "-90 to 90", "2 to 100 characters". */
+export function boundsText(p: ParameterView): string {
+  const parts: string[] = [];
+  if (p.minimum !== undefined || p.maximum !== undefined) parts.push(range(p.minimum, p.maximum, ''));
+  // An enumeration's lengths say nothing the values do not; so does the minimum length 1 every text has.
+  if (!p.enum && (p.maxLength !== undefined || (p.minLength ?? 1) > 1)) parts.push(range(p.minLength, p.maxLength, ' characters'));
+  return parts.join('; ');
+}
+
+function range(min: number | undefined, max: number | undefined, unit: string): string {
+  if (min !== undefined && max !== undefined) return `${min} to ${max}${unit}`;
+  if (min !== undefined) return `at least ${min}${unit}`;
+  return `at most ${max}${unit}`;
+}

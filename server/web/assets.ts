@@ -60,13 +60,15 @@ const SOURCES: Readonly<Record<string, { contentType: string; file: () => URL | 
   'embed.css': { contentType: 'text/css; charset=utf-8', file: () => ownFile('embed.css') },
   // The place page's Copy button for the widget's code.
   'copySnippet.js': { contentType: JS, file: () => ownFile('copySnippet.js') },
+  // /docs/api's try-it forms: each sends its operation's request with fetch, the key in a header, and shows the answer.
+  'tryIt.js': { contentType: JS, file: () => ownFile('tryIt.js') },
   // The dashboard's passkey buttons (server/dashboard/passkeys/), and the WebAuthn helpers they call (global
   // `SimpleWebAuthnBrowser`), as the package ships them for a page without a bundler.
   'passkeys.js': { contentType: JS, file: () => ownFile('passkeys.js') },
   'simplewebauthn-browser.js': { contentType: JS, file: () => packageFile('@simplewebauthn/browser', 'dist/bundle/index.umd.min.js') },
 };
 
-export type AssetName = 'site.css' | 'countdown.js' | 'preferences.js' | 'nearMe.js' | 'ramadan.js' | 'compass.js' | 'icon.svg' | 'offline.js' | 'icon-192.png' | 'icon-512.png' | 'icon-maskable-512.png' | 'apple-touch-icon.png' | 'embed.css' | 'copySnippet.js' | 'passkeys.js' | 'simplewebauthn-browser.js';
+export type AssetName = 'site.css' | 'countdown.js' | 'preferences.js' | 'nearMe.js' | 'ramadan.js' | 'compass.js' | 'icon.svg' | 'offline.js' | 'icon-192.png' | 'icon-512.png' | 'icon-maskable-512.png' | 'apple-touch-icon.png' | 'embed.css' | 'copySnippet.js' | 'tryIt.js' | 'passkeys.js' | 'simplewebauthn-browser.js';
 
 export const ASSETS: ReadonlyMap<string, Asset> = new Map(
   Object.entries(SOURCES).map(([name, { contentType, file }]) => {

@@ -122,9 +122,26 @@ describe('the billing routes', () => {
     const portalPage = text(localPortalPage(request('GET', portal.location!), context()));
     for (const label of ['Switch to Business', 'Cancel at period end', 'Simulate period end', 'End subscription now']) expect(portalPage).toContain(label);
 
-    const cancelled = await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'cancel', return: `${BASE}/dashboard/billing` }), context());
+    // Cancelling asks first: the portal's button GETs the question; a POST without the confirmation changes nothing.
+    expect(portalPage).toMatch(/<form method="get" action="\/dashboard\/billing\/local\/portal">\s*<input type="hidden" name="return" value="[^"]*">\s*<input type="hidden" name="ask" value="cancel">/);
+    const unasked = await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'cancel', return: `${BASE}/dashboard/billing` }), context());
+    expect(unasked.status).toBe(303);
+    expect(unasked.location).toBe(`/dashboard/billing/local/portal?return=${encodeURIComponent(`${BASE}/dashboard/billing`)}&ask=cancel`);
+    expect(text(await billingPage(request('GET', '/dashboard/billing'), context()))).toContain('Active (Pro)');
+    const question = text(localPortalPage(request('GET', unasked.location!), context()));
+    expect(question).toContain('Cancel the Pro subscription at the end of the period?');
+    expect(question).toMatch(/<input type="hidden" name="confirm" value="yes">\s*<input type="hidden" name="action" value="cancel">/);
+    const cancelled = await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'cancel', confirm: 'yes', return: `${BASE}/dashboard/billing` }), context());
     expect(cancelled.status).toBe(303);
-    expect(text(await billingPage(request('GET', '/dashboard/billing'), context()))).toContain('Your subscription is cancelled: the plan stays until');
+    const cancelledPage = text(await billingPage(request('GET', '/dashboard/billing'), context()));
+    expect(cancelledPage).toContain('Your subscription is cancelled: the plan stays until');
+    // Not "Active (Pro)" any more: cancelled, the plan until the period's end.
+    expect(cancelledPage).not.toContain('Active (Pro)');
+    expect(cancelledPage).toMatch(/<dd>Cancelled: Pro until \d{1,2} [A-Z][a-z]+ \d{4}, then Trial<\/dd>/);
+    expect(text(localPortalPage(request('GET', portal.location!), context()))).toMatch(/<dd>Cancelled: Pro until [^<]+, then Trial<\/dd>/);
+    // Nothing left to cancel: the question is not asked (409), and ending now still asks first.
+    expect(localPortalPage(request('GET', `${portal.location!}&ask=cancel`), context()).status).toBe(409);
+    expect(text(localPortalPage(request('GET', `${portal.location!}&ask=end_now`), context()))).toContain('End the Pro subscription now?');
     expect(account.plan).toBe('pro');
     await localPortalAction(request('POST', '/dashboard/billing/local/portal', { action: 'period_end' }), context());
     expect(account.plan).toBe('trial');

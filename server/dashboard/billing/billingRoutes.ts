@@ -8,10 +8,11 @@ import { isPaidPlan } from '../../accounts/billingStore.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
 import { applyBillingEvent } from './applyBillingEvent.js';
 import { NoCustomerError, WebhookVerificationError } from './billingProvider.js';
-import { BILLING_PATHS, billingContent, localCheckoutContent, localPortalContent } from './billingPages.js';
+import { confirmed } from '../confirmPage.js';
+import { ASK_PARAM, ASKED_ACTIONS, BILLING_PATHS, billingContent, localCheckoutContent, localPortalConfirmContent, localPortalContent } from './billingPages.js';
 import type { BillingServices } from './billingServices.js';
 import { BILLING_WORDS } from './billingWords.js';
-import { LOCAL_PORTAL_ACTIONS, type LocalPortalAction, type LocalProvider } from './localProvider.js';
+import { LOCAL_PORTAL_ACTIONS, LocalProvider, type LocalPortalAction } from './localProvider.js';
 
 const billingOf = (context: DashboardContext): BillingServices | undefined => context.services.billing;
 
@@ -117,6 +118,7 @@ function localCheckoutReply(context: DashboardContext, local: LocalProvider, tok
   const main = localCheckoutContent({
     language: context.language,
     session: value && token ? { token, value } : undefined,
+    plans: context.services.plans,
     csrf: context.csrfToken,
     message: message ?? (value ? undefined : w.sessionInvalid),
   });
@@ -159,11 +161,18 @@ function localPortalReply(context: DashboardContext, local: LocalProvider, retur
   return { status, body: context.page({ title: BILLING_WORDS[context.language].testPortalTitle, main }) };
 }
 
-/** GET /dashboard/billing/local/portal?return=… */
+/** GET /dashboard/billing/local/portal?return=… (with `&ask=cancel|end_now`: the page that asks first). */
 export function localPortalPage(request: DashboardRequest, context: DashboardContext): DashboardReply {
   const local = localOf(context);
   if (!local) return notFound(context);
-  return localPortalReply(context, local, returnUrlOf(request.query.get('return'), context), 200);
+  const returnUrl = returnUrlOf(request.query.get('return'), context);
+  const ask = request.query.get(ASK_PARAM);
+  if (ask === null) return localPortalReply(context, local, returnUrl, 200);
+  const record = local.record(context.account!.id);
+  const w = BILLING_WORDS[context.language];
+  if ((ask !== 'cancel' && ask !== 'end_now') || !LocalProvider.possibleActions(record).includes(ask)) return localPortalReply(context, local, returnUrl, 409, w.notPossible);
+  const main = localPortalConfirmContent({ language: context.language, record, csrf: context.csrfToken, returnUrl, action: ask });
+  return { status: 200, body: context.page({ title: ask === 'cancel' ? w.cancelQuestion(w.planNames[record?.plan ?? 'pro']) : w.endQuestion(w.planNames[record?.plan ?? 'pro']), main }) };
 }
 
 /** POST /dashboard/billing/local/portal (fields `action`, `plan` for a switch, `return`). */
@@ -175,6 +184,10 @@ export async function localPortalAction(request: DashboardRequest, context: Dash
   const plan = request.form.get('plan') ?? undefined;
   if (!(LOCAL_PORTAL_ACTIONS as readonly string[]).includes(action) || (plan !== undefined && !isPaidPlan(plan))) {
     return localPortalReply(context, local, returnUrl, 400, BILLING_WORDS[context.language].notPossible);
+  }
+  // Cancelling and ending act only from the page that asked (its `confirm` field); else to that page, nothing changed.
+  if (ASKED_ACTIONS.includes(action as LocalPortalAction) && !confirmed(request.form)) {
+    return { status: 303, location: `${localPortalUrl(returnUrl)}&${ASK_PARAM}=${action}`, code: 'not_confirmed' };
   }
   const outcome = await local.portalAction(context.account!, action as LocalPortalAction, plan as 'pro' | 'business' | undefined);
   if (outcome !== 'done') return localPortalReply(context, local, returnUrl, 409, BILLING_WORDS[context.language].notPossible);

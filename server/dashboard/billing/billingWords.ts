@@ -9,10 +9,18 @@ export interface BillingWords {
   limits: string;
   planLimits: (perMinute: string, perMonth: string) => string;
   planNames: Record<PlanName, string>;
+  /** The plan table's price: "Price", a paid plan's "9 USD a month", the trial's (free, and whether it ends). */
+  price: string;
+  monthlyPrice: (amount: string) => string;
+  trialPrice: string;
+  /** The checkout's line under the plan: what is charged, and when. */
+  checkoutCharge: (amount: string) => string;
   status: string;
   statuses: Record<SubscriptionStatus, string>;
   periodEnd: string;
   cancelNote: (date: string) => string;
+  /** The status of a live subscription cancelled at its period's end (not "Active"): the plan, until when. */
+  cancelledUntil: (plan: string, date: string) => string;
   paymentFailed: (date: string) => string;
   choosePlan: string;
   subscribeTo: (plan: string) => string;
@@ -47,6 +55,13 @@ export interface BillingWords {
   endNow: string;
   nothingToManage: string;
   notPossible: string;
+  // Asking before cancelling or ending (confirmPage.ts).
+  cancelQuestion: (plan: string) => string;
+  cancelConsequence: (date: string) => string;
+  endQuestion: (plan: string) => string;
+  endConsequence: string;
+  endConfirm: string;
+  keepSubscription: string;
 }
 
 const STATUSES_EN: Record<SubscriptionStatus, string> = {
@@ -80,10 +95,15 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     limits: 'Limits',
     planLimits: (perMinute, perMonth) => `${perMinute} requests a minute, ${perMonth} a month`,
     planNames: { trial: 'Trial', pro: 'Pro', business: 'Business' },
+    price: 'Price',
+    monthlyPrice: (amount) => `${amount} USD a month`,
+    trialPrice: 'Free, no card; the trial does not end',
+    checkoutCharge: (amount) => `${amount} USD now, then every month until you cancel.`,
     status: 'Subscription',
     statuses: STATUSES_EN,
     periodEnd: 'Current period ends',
     cancelNote: (date) => `Your subscription is cancelled: the plan stays until ${date}, then the account returns to Trial.`,
+    cancelledUntil: (plan, date) => `Cancelled: ${plan} until ${date}, then Trial`,
     paymentFailed: (date) => `Your payment of ${date} failed. The plan stays while the payment provider retries; update your payment method to keep it.`,
     choosePlan: 'Choose a plan',
     subscribeTo: (plan) => `Subscribe to ${plan}`,
@@ -117,6 +137,12 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     endNow: 'End subscription now (as if the provider ended it)',
     nothingToManage: 'There is no active subscription to manage.',
     notPossible: 'That action is not possible for this subscription now.',
+    cancelQuestion: (plan) => `Cancel the ${plan} subscription at the end of the period?`,
+    cancelConsequence: (date) => `No more payments: the plan stays until ${date}, then the account returns to Trial and its limits. Until then you can resume the subscription here.`,
+    endQuestion: (plan) => `End the ${plan} subscription now?`,
+    endConsequence: 'This cannot be undone: the subscription ends at once, as if the provider had ended it, and the account returns to Trial and its limits now. Subscribing again is a new checkout.',
+    endConfirm: 'End the subscription now',
+    keepSubscription: 'Keep it: back to the portal',
   },
   tr: {
     title: 'Plan ve ödeme',
@@ -124,10 +150,15 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     limits: 'Sınırlar',
     planLimits: (perMinute, perMonth) => `dakikada ${perMinute}, ayda ${perMonth} istek`,
     planNames: { trial: 'Deneme', pro: 'Pro', business: 'Business' },
+    price: 'Fiyat',
+    monthlyPrice: (amount) => `aylık ${amount} USD`,
+    trialPrice: 'Ücretsiz, kart istenmez; deneme planının süresi dolmaz',
+    checkoutCharge: (amount) => `Şimdi ${amount} USD, sonra iptal edene dek her ay.`,
     status: 'Abonelik',
     statuses: STATUSES_TR,
     periodEnd: 'Geçerli dönemin sonu',
     cancelNote: (date) => `Aboneliğiniz iptal edildi: plan ${date} tarihine kadar sürer, sonra hesap Deneme planına döner.`,
+    cancelledUntil: (plan, date) => `İptal edildi: ${date} tarihine kadar ${plan}, sonra Deneme`,
     paymentFailed: (date) => `${date} tarihli ödemeniz başarısız oldu. Ödeme sağlayıcısı yeniden denerken plan sürer; korumak için ödeme yönteminizi güncelleyin.`,
     choosePlan: 'Plan seçin',
     subscribeTo: (plan) => `${plan} planına abone ol`,
@@ -161,5 +192,11 @@ export const BILLING_WORDS: Readonly<Record<SiteLanguage, BillingWords>> = {
     endNow: 'Aboneliği şimdi bitir (sağlayıcı bitirmiş gibi)',
     nothingToManage: 'Yönetilecek etkin bir abonelik yok.',
     notPossible: 'Bu işlem bu abonelik için şu an yapılamaz.',
+    cancelQuestion: (plan) => `${plan} aboneliği dönem sonunda iptal edilsin mi?`,
+    cancelConsequence: (date) => `Başka ödeme alınmaz: plan ${date} tarihine kadar sürer, sonra hesap Deneme planına ve sınırlarına döner. O zamana kadar aboneliği buradan sürdürebilirsiniz.`,
+    endQuestion: (plan) => `${plan} aboneliği şimdi bitirilsin mi?`,
+    endConsequence: 'Bu geri alınamaz: abonelik, sağlayıcı bitirmiş gibi hemen sona erer ve hesap şimdi Deneme planına ve sınırlarına döner. Yeniden abone olmak yeni bir ödeme demektir.',
+    endConfirm: 'Aboneliği şimdi bitir',
+    keepSubscription: 'Vazgeç: portala dönün',
   },
 };

@@ -17,12 +17,13 @@ import { log } from '../../log.js';
 /** @simplewebauthn/server, loaded at the first ceremony: a thread that never sees one need not hold it (about 10 MB). */
 let webAuthn: Promise<typeof import('@simplewebauthn/server')> | undefined;
 const webAuthnPackage = () => (webAuthn ??= import('@simplewebauthn/server'));
-import { DASHBOARD_PATHS } from '../dashboardPaths.js';
 import type { DashboardContext, DashboardReply, DashboardRequest, DashboardRoute } from '../dashboardTypes.js';
-import { DASHBOARD_WORDS } from '../dashboardWords.js';
 import { openSession } from '../signIn.js';
-import { PASSKEY_PATHS, PASSKEY_SCRIPTS, passkeysContent } from './passkeyPages.js';
+import { confirmed } from '../confirmPage.js';
+import { askRemovePath, PASSKEY_PATHS, PASSKEY_SCRIPTS, passkeysContent, removeConfirmContent } from './passkeyPages.js';
 import { PASSKEY_WORDS, type PasskeyWords } from './passkeyWords.js';
+import { relyingParty } from './relyingParty.js';
+import { landingPath, NEXT_FIELD } from '../nextPath.js';
 
 /** Passkeys one account may have. */
 export const MAX_PASSKEYS = 20;
@@ -41,12 +42,6 @@ export const jsonReply = (status: number, value: unknown, extra: Partial<Dashboa
 });
 
 const jsonError = (status: number, code: string, message: string): DashboardReply => jsonReply(status, { error: { code, message } }, { code });
-
-/** The relying party: PUBLIC_BASE_URL's host name and origin (http://localhost:<port> when unset). */
-export function relyingParty(context: DashboardContext): { id: string; origin: string; name: string } {
-  const url = new URL(context.services.publicBaseUrl());
-  return { id: url.hostname, origin: url.origin, name: DASHBOARD_WORDS[context.language].siteName };
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isB64url = (value: unknown, max = 2048): value is string => typeof value === 'string' && value.length > 0 && value.length <= max && /^[A-Za-z0-9_-]+$/.test(value);
@@ -72,17 +67,39 @@ export async function passkeysPage(request: DashboardRequest, context: Dashboard
   return { status: 200, body: context.page({ title: w.title, main: passkeysContent(context, credentials, notice), scripts: PASSKEY_SCRIPTS }) };
 }
 
-/** POST /dashboard/passkeys/:id/remove (form): the passkey no longer signs in. */
-export async function removePasskey(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
+/** The passkeys page again with a notice that the passkey named is not the account's: 404. */
+async function passkeyNotFound(context: DashboardContext): Promise<DashboardReply> {
   const w = PASSKEY_WORDS[context.language];
+  const main = passkeysContent(context, await context.services.passkeys.credentials(context.account!.id), { text: w.notFound, alert: true });
+  return { status: 404, body: context.page({ title: w.title, main, scripts: PASSKEY_SCRIPTS }), code: 'passkey_not_found' };
+}
+
+/** GET /dashboard/passkeys/remove?id=…: asks first (confirmPage.ts). */
+export async function removePasskeyPage(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
+  const id = request.query.get('id');
+  const credential = (await context.services.passkeys.credentials(context.account!.id)).find((c) => c.id === id);
+  if (!credential) return passkeyNotFound(context);
+  const main = removeConfirmContent(context, credential);
+  return { status: 200, body: context.page({ title: PASSKEY_WORDS[context.language].removeQuestion(credential.name), main }) };
+}
+
+/**
+ * POST /dashboard/passkeys/:id/remove (form, from the page that asked: its `confirm` field): the passkey no longer
+ * signs in. Without the confirmation nothing changes: 303 to that page.
+ */
+export async function removePasskey(request: DashboardRequest, context: DashboardContext): Promise<DashboardReply> {
   const account = context.account!;
   const { passkeys } = context.services;
-  if (await passkeys.removeCredential(account.id, request.params.id ?? '')) {
+  const id = request.params.id ?? '';
+  if (!confirmed(request.form)) {
+    if (!(await passkeys.credentials(account.id)).some((c) => c.id === id)) return passkeyNotFound(context);
+    return { status: 303, location: askRemovePath(id), code: 'not_confirmed' };
+  }
+  if (await passkeys.removeCredential(account.id, id)) {
     log('info', 'dashboard_passkey_removed', { requestId: request.requestId, accountId: account.id });
     return { status: 303, location: `${PASSKEY_PATHS.page}?removed=1` };
   }
-  const main = passkeysContent(context, await passkeys.credentials(account.id), { text: w.notFound, alert: true });
-  return { status: 404, body: context.page({ title: w.title, main, scripts: PASSKEY_SCRIPTS }), code: 'passkey_not_found' };
+  return passkeyNotFound(context);
 }
 
 /** POST /dashboard/passkeys/register/options (json): the options for navigator.credentials.create(). */
@@ -210,13 +227,15 @@ export async function signInWithPasskey(request: DashboardRequest, context: Dash
   const account = accounts.accountById(credential.accountId);
   if (!account) return jsonError(400, 'unknown_passkey', w.errors.unknown);
   const cookies = await openSession(account.id, request, context, 'passkey');
-  return jsonReply(200, { ok: true, location: DASHBOARD_PATHS.home }, { cookies });
+  // The page asked for before signing in (`?next=` on the verify URL, nextPath.ts), else the dashboard's home.
+  return jsonReply(200, { ok: true, location: landingPath(request.query.get(NEXT_FIELD)) }, { cookies });
 }
 
 export const PASSKEY_ROUTES: readonly DashboardRoute[] = [
   { method: 'GET', path: PASSKEY_PATHS.page, session: true, csrf: 'none', body: 'none', handler: passkeysPage },
   { method: 'POST', path: PASSKEY_PATHS.registerOptions, session: true, csrf: 'session', body: 'json', handler: registrationOptions },
   { method: 'POST', path: PASSKEY_PATHS.register, session: true, csrf: 'session', body: 'json', handler: register },
+  { method: 'GET', path: PASSKEY_PATHS.askRemove, session: true, csrf: 'none', body: 'none', handler: removePasskeyPage },
   { method: 'POST', path: PASSKEY_PATHS.remove, session: true, csrf: 'session', body: 'form', handler: removePasskey },
   { method: 'POST', path: PASSKEY_PATHS.signInOptions, session: false, csrf: 'signin', body: 'json', handler: signInOptions },
   { method: 'POST', path: PASSKEY_PATHS.signIn, session: false, csrf: 'signin', body: 'json', handler: signInWithPasskey },

@@ -31,6 +31,14 @@ export interface PasskeyWords {
   signInLede: string;
   signInButton: string;
   signInNeedsScript: string;
+  // At an address that is not the relying party's (127.0.0.1 for localhost): why passkeys cannot work, and where they do.
+  elsewhere: (rpId: string) => string;
+  openAt: string;
+  // Asking before removing (confirmPage.ts).
+  removeQuestion: (name: string) => string;
+  removeConsequence: string;
+  removeConfirm: string;
+  keep: string;
   // JSON errors
   errors: {
     challenge: string;
@@ -73,6 +81,13 @@ export const PASSKEY_WORDS: Readonly<Record<SiteLanguage, PasskeyWords>> = {
     signInLede: 'No e-mail address needed: your browser offers the passkeys it holds for this site.',
     signInButton: 'Sign in with a passkey',
     signInNeedsScript: 'Signing in with a passkey needs JavaScript; sign in by e-mail above.',
+    elsewhere: (rpId) =>
+      `Passkeys cannot work on this page: this site’s passkeys belong to the address ${rpId}, and this page is open at another one, where the browser does not offer them (an IP address such as 127.0.0.1 never has passkeys).`,
+    openAt: 'Open this page at',
+    removeQuestion: (name) => `Remove the passkey “${name}”?`,
+    removeConsequence: 'This cannot be undone: the passkey stops signing in to this account at once (the authenticator may still list it; delete it there too). Sign-in by e-mail keeps working.',
+    removeConfirm: 'Remove the passkey',
+    keep: 'Keep it: back to your passkeys',
     errors: {
       challenge: 'This passkey request has expired or was already answered. Try again.',
       invalid: 'The browser’s answer could not be read. Try again.',
@@ -112,6 +127,13 @@ export const PASSKEY_WORDS: Readonly<Record<SiteLanguage, PasskeyWords>> = {
     signInLede: 'E-posta adresi gerekmez: tarayıcınız bu site için sakladığı geçiş anahtarlarını sunar.',
     signInButton: 'Geçiş anahtarıyla giriş yap',
     signInNeedsScript: 'Geçiş anahtarıyla giriş için JavaScript gerekir; yukarıdan e-postayla giriş yapın.',
+    elsewhere: (rpId) =>
+      `Geçiş anahtarları bu sayfada çalışamaz: bu sitenin geçiş anahtarları ${rpId} adresine aittir ve bu sayfa başka bir adreste açık; tarayıcı onları orada sunmaz (127.0.0.1 gibi bir IP adresinin hiç geçiş anahtarı olmaz).`,
+    openAt: 'Bu sayfayı şu adreste açın:',
+    removeQuestion: (name) => `“${name}” geçiş anahtarı kaldırılsın mı?`,
+    removeConsequence: 'Bu geri alınamaz: geçiş anahtarı bu hesaba hemen giriş yapamaz olur (doğrulayıcı onu listelemeye devam edebilir; oradan da silin). E-postayla giriş çalışmaya devam eder.',
+    removeConfirm: 'Geçiş anahtarını kaldır',
+    keep: 'Vazgeç: geçiş anahtarlarınıza dönün',
     errors: {
       challenge: 'Bu geçiş anahtarı isteğinin süresi doldu ya da zaten yanıtlandı. Yeniden deneyin.',
       invalid: 'Tarayıcının yanıtı okunamadı. Yeniden deneyin.',

@@ -1,16 +1,27 @@
-// The place page's widget code: a Copy button (hidden without this script, where the read-only field is selected and
-// copied by hand) that puts the code on the clipboard and says so; the field selects itself when focused.
+// A Copy button (hidden without this script, where the text is selected and copied by hand) that puts a text on the
+// clipboard and says so: the place page's widget code (a read-only field, which selects itself when focused), the
+// dashboard's new key (an element's text) and its sample request.
 (function () {
   'use strict';
   Array.prototype.forEach.call(document.querySelectorAll('button[data-copy]'), function (button) {
     var field = document.getElementById(button.getAttribute('data-copy'));
     var status = document.getElementById(button.getAttribute('data-status'));
     if (!field || !status) return;
+    var isField = typeof field.select === 'function';
     function say(text) { status.textContent = text; }
+    function text() { return isField ? field.value : field.textContent; }
     // The older way, where the clipboard API is missing or refused (a page not in a secure context).
     function copyBySelection() {
-      field.focus();
-      field.select();
+      if (isField) {
+        field.focus();
+        field.select();
+      } else {
+        var range = document.createRange();
+        range.selectNodeContents(field);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
       try { return document.execCommand('copy'); } catch (e) { return false; }
     }
     button.addEventListener('click', function () {
@@ -18,12 +29,12 @@
       var failed = button.getAttribute('data-failed');
       say('');
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(field.value).then(function () { say(done); }, function () { say(copyBySelection() ? done : failed); });
+        navigator.clipboard.writeText(text()).then(function () { say(done); }, function () { say(copyBySelection() ? done : failed); });
       } else {
         say(copyBySelection() ? done : failed);
       }
     });
-    field.addEventListener('focus', function () { field.select(); });
+    if (isField) field.addEventListener('focus', function () { field.select(); });
     button.hidden = false;
   });
 })();

@@ -3,7 +3,8 @@
 // JavaScript a <noscript> note stands instead. A button asks the server for options (POST JSON, the CSRF token in
 // X-CSRF-Token), runs the ceremony with @simplewebauthn/browser (its UMD bundle, loaded before this file, defines
 // window.SimpleWebAuthnBrowser), posts the browser's response, then goes where the server says (sign-in) or reloads
-// (registration). Messages come from the block's data- attributes, in the page's language.
+// (registration). Messages come from the block's data- attributes, in the page's language. At an origin that is not
+// the relying party's (data-rp-origin) the button stays off and the block's note says why, with a link to the page there.
 (function () {
   'use strict';
   var lib = window.SimpleWebAuthnBrowser;
@@ -38,7 +39,20 @@
     var say = function (text) {
       status.textContent = text;
     };
+    var elsewhere = block.querySelector('[data-passkey-elsewhere]');
+    var showElsewhere = function () {
+      button.disabled = true;
+      say('');
+      if (elsewhere) elsewhere.hidden = false;
+    };
     block.hidden = false;
+    // A browser offers a site's passkeys only on pages of the relying party's origin (never at an IP address such as
+    // 127.0.0.1): at any other address the ceremony cannot work, so the block says why and links to this page there.
+    var rpOrigin = block.getAttribute('data-rp-origin');
+    if (rpOrigin && window.location.origin !== rpOrigin) {
+      showElsewhere();
+      return;
+    }
     if (!lib || !lib.browserSupportsWebAuthn()) {
       button.disabled = true;
       say(block.getAttribute('data-unsupported'));
@@ -68,6 +82,7 @@
           var name = error && ((error.cause && error.cause.name) || error.name);
           button.disabled = false;
           if (error && error.serverCode) say(error.message || block.getAttribute('data-failed'));
+          else if (name === 'SecurityError') showElsewhere();
           else if (error && (error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError')) say(block.getAttribute('data-exists'));
           else if (name === 'NotAllowedError' || name === 'AbortError' || (error && error.code === 'ERROR_CEREMONY_ABORTED')) say(block.getAttribute('data-cancelled'));
           else say(block.getAttribute('data-failed'));
