@@ -8,7 +8,8 @@ import { ROUND_DOWN, ROUND_NEAREST, ROUND_UP, roundedUtcMinutes, ZoneOffsets } f
 import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
-import { adhanParametersOf, withHorizonInto, type HighLatitudeRuleName } from './solarDay.js';
+import { EVENING, monthDifference, MORNING, NOON } from './perpetualTable.js';
+import { adhanParametersOf, lowSunPossible, withHorizonInto, type HighLatitudeRuleName } from './solarDay.js';
 
 export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
 export type ExtraName = (typeof EXTRA_NAMES)[number];
@@ -95,9 +96,11 @@ function placeRun(q: TimetableQuery): PlaceRun {
   const ramadan = method.ishaIntervalInRamadan === undefined ? undefined : resolution(q, method.ishaIntervalInRamadan);
   const plain =
     ramadan === undefined &&
-    method.solarModel !== 'dailyAt0hUT' &&
+    method.solarModel === 'adhan' &&
     !method.sunDayOffset &&
-    !method.asrShadowAtAsr;
+    method.sunYear === undefined &&
+    !method.asrShadowAtAsr &&
+    !lowSunPossible(q.latitude);
   return { q, place: new AdhanPlace(q.latitude, q.longitude), zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
 }
 
@@ -320,6 +323,13 @@ const EVENTS_SCRATCH = new Float64Array(2 * EVENTS);
  * which need the next day's fajr.
  */
 export function computeSeries(q: TimetableQuery, first: CalendarDate, count: number, withExtras: boolean, options: SeriesOptions = {}): DaySeries {
+  if (q.zone !== undefined) {
+    const zone = q.method.zones?.find((z) => z.code === q.zone);
+    if (zone?.monthlyDifferences) {
+      const base = computeSeries({ ...zonedQuery(q), zone: undefined }, first, count, withExtras, options);
+      return withMonthlyDifferences(base, q.latitude, q.longitude, zone.latitude, zone.longitude);
+    }
+  }
   q = onEastMeridian(zonedQuery(q));
   const reuse = options.reuse?.count === count ? options.reuse : undefined;
   // Every day's prayers, flags and extras bits are written below; an absent extra must read NaN.
@@ -346,6 +356,44 @@ export function computeSeries(q: TimetableQuery, first: CalendarDate, count: num
     epochDay++;
   }
   return out;
+}
+
+/**
+ * A perpetual takvim's place (a zone with `monthlyDifferences`): the base point's series, each day moved by the
+ * place's whole-minute differences for the day's month (perpetualTable.ts): fajr, sunrise and ishraq by the morning's,
+ * dhuhr and the zawal by the noon's, asr, maghrib, isha and isfirar by the evening's; the middle and last third of the
+ * night, which run from maghrib to the next fajr, by the nearest whole minute of their share of each.
+ */
+function withMonthlyDifferences(series: DaySeries, latitude: number, longitude: number, baseLatitude: number, baseLongitude: number): DaySeries {
+  const { values, count } = series;
+  const firstDay = toEpochDay(series.first);
+  // The differences change on the first of a month: worked out there (and on the first day), not per day.
+  let nextMonth = firstDay;
+  let morning = 0;
+  let noon = 0;
+  let evening = 0;
+  for (let i = 0; i < count; i++) {
+    if (firstDay + i === nextMonth) {
+      const { year, month } = fromEpochDay(nextMonth);
+      morning = monthDifference(latitude, longitude, baseLatitude, baseLongitude, year, month, MORNING);
+      noon = monthDifference(latitude, longitude, baseLatitude, baseLongitude, year, month, NOON);
+      evening = monthDifference(latitude, longitude, baseLatitude, baseLongitude, year, month, EVENING);
+      nextMonth = toEpochDay(month === 12 ? { year: year + 1, month: 1, day: 1 } : { year, month: month + 1, day: 1 });
+    }
+    // SERIES_NAMES order: fajr, sunrise, dhuhr, asr, maghrib, isha, ishraq, zawalStart, isfirar, midnight, lastThirdStart.
+    values[i] += morning;
+    values[count + i] += morning;
+    values[2 * count + i] += noon;
+    values[3 * count + i] += evening;
+    values[4 * count + i] += evening;
+    values[5 * count + i] += evening;
+    values[6 * count + i] += morning;
+    values[7 * count + i] += noon;
+    values[8 * count + i] += evening;
+    values[9 * count + i] += Math.round((evening + morning) / 2);
+    values[10 * count + i] += Math.round((evening + 2 * morning) / 3);
+  }
+  return series;
 }
 
 /** The series' days as DayTimes; imsak from fajr as the method (a zone's, for a zoned query) gives it. */
