@@ -13,11 +13,15 @@ import { parseDate } from '../pipeline/zones/calendarDate.js';
 import { dayRecord } from '../pipeline/astronomy/dayRecord.js';
 import { methodById, TIME_NAMES, type TimeName } from '../pipeline/astronomy/methods.js';
 import { computeDay } from '../pipeline/astronomy/prayerTimes.js';
+import { zoneFor } from '../pipeline/astronomy/methodZones.js';
 
 export const OFFICIAL_DIR = fileURLToPath(new URL('../../shared/reference/official/', import.meta.url));
 
-/** Each sample file, its authority's method. */
-export const AUTHORITIES = [
+/**
+ * Each sample file, its authority's method, and for a national table (a zone of the whole country) the country its
+ * places are in: its rows are computed as the API computes that country's places (methodZones.ts).
+ */
+export const AUTHORITIES: readonly { file: string; method: string; country?: string }[] = [
   { file: 'jakim.csv', method: 'jakim' },
   { file: 'muis.csv', method: 'singapore' },
   { file: 'kemenag.csv', method: 'kemenag' },
@@ -25,6 +29,13 @@ export const AUTHORITIES = [
   { file: 'habous.csv', method: 'morocco' },
   { file: 'marw.csv', method: 'algeria' },
   { file: 'ummalqura.csv', method: 'ummAlQura' },
+  { file: 'egypt.csv', method: 'egyptian' },
+  { file: 'qatar.csv', method: 'qatar' },
+  { file: 'oman.csv', method: 'oman' },
+  { file: 'moonsighting.csv', method: 'moonsighting' },
+  { file: 'brunei.csv', method: 'brunei' },
+  { file: 'kosovo.csv', method: 'kosovo', country: 'XK' },
+  { file: 'bosnia.csv', method: 'bosnia', country: 'BA' },
 ] as const;
 
 export interface OfficialRow {
@@ -78,11 +89,12 @@ export type Differences = Partial<Record<TimeName, number>>;
  */
 const zoneCode = (r: OfficialRow): string | undefined => r.place.split(' ')[0];
 
-/** Ours minus published, in minutes, per row and published time. */
-export function differences(method: string, rows: OfficialRow[]): Differences[] {
+/** Ours minus published, in minutes, per row and published time; `country`: the country of every row (a national table). */
+export function differences(method: string, rows: OfficialRow[], country?: string): Differences[] {
   const m = methodById(method);
+  const national = country === undefined ? undefined : zoneFor(m, { country })?.code;
   return rows.map((r) => {
-    const day = computeDay({ latitude: r.latitude, longitude: r.longitude, timeZone: r.timeZone, method: m, madhab: 'shafi', zone: zoneCode(r) }, parseDate(r.date)!, false);
+    const day = computeDay({ latitude: r.latitude, longitude: r.longitude, timeZone: r.timeZone, method: m, madhab: 'shafi', zone: national ?? zoneCode(r) }, parseDate(r.date)!, false);
     const ours = dayRecord(day, r.timeZone).times;
     const out: Differences = {};
     for (const name of TIME_NAMES) {
@@ -117,7 +129,8 @@ export function agreement(file: string, method: string): { development: ReturnTy
   const rows = officialRows(file);
   const dev = rows.filter((r) => !r.heldOut);
   const held = rows.filter((r) => r.heldOut);
-  return { development: summarize(differences(method, dev)), heldOut: summarize(differences(method, held)), rows };
+  const country = AUTHORITIES.find((a) => a.file === file)?.country;
+  return { development: summarize(differences(method, dev, country)), heldOut: summarize(differences(method, held, country)), rows };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(5);

@@ -10,9 +10,11 @@ const DEFAULT_METHOD_BY_COUNTRY: Readonly<Record<string, string>> = {
   AE: 'dubai',
   KW: 'kuwait',
   QA: 'qatar',
-  BH: 'gulf', OM: 'gulf',
+  BH: 'gulf',
+  OM: 'oman',
   SG: 'singapore',
-  MY: 'jakim', BN: 'jakim',
+  MY: 'jakim',
+  BN: 'brunei',
   ID: 'kemenag',
   FR: 'uoif',
   RU: 'russia',
@@ -22,6 +24,8 @@ const DEFAULT_METHOD_BY_COUNTRY: Readonly<Record<string, string>> = {
   TN: 'tunisia',
   JO: 'jordan',
   PT: 'portugal',
+  XK: 'kosovo',
+  BA: 'bosnia',
 };
 
 /** South and Central Asia follow the Hanafi Asr; everywhere else (Iran included) the one-shadow rule. */

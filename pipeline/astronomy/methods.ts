@@ -42,10 +42,13 @@ export interface MethodDefinition {
   /** Which rule estimates fajr and isha where the sun never reaches the angle. */
   highLatitudeRule: 'adhanRecommended' | 'diyanet';
   /**
-   * Where the sun is: `adhan` (interpolated for each event) or `dailyAt0hUT` (declination and equation of time taken
-   * once, at 0h UT of the date, as in an almanac: Diyanet's published minutes follow it; see docs/diyanet.md).
+   * Where the sun is: `adhan` (interpolated for each event), `dailyAt0hUT` (declination and equation of time taken
+   * once, at 0h UT of the date, as in an almanac: Diyanet's published minutes follow it; see docs/diyanet.md) or
+   * `fixedHours` (the Astronomical Almanac's low-precision sun read once for each event at a fixed hour of local mean
+   * time, fajr 5 h, sunrise 6 h, dhuhr 12 h, asr 13 h, sunset and isha 18 h, not iterated: PrayTimes.org's first pass,
+   * which Moonsighting.com's timetable service prints; see docs/authorities.md).
    */
-  solarModel: 'adhan' | 'dailyAt0hUT';
+  solarModel: 'adhan' | 'dailyAt0hUT' | 'fixedHours';
   /**
    * Asr's shadow length from the sun's declination at the asr instant (adhan takes the declination at 0h UT of the
    * date, up to half a minute off around the equinoxes). KACST's, the Algerian Ministry's and MUIS's tables follow the
@@ -57,6 +60,12 @@ export interface MethodDefinition {
    * the next day's sun: docs/authorities.md); 0 where not given.
    */
   sunDayOffset?: number;
+  /**
+   * A perpetual table (one table for every year: Qatar Calendar House's): each date computed with the sun of the same
+   * month and day in this year, and moved back onto the date (29 February, where the year has none, with 1 March's
+   * sun). The table's times then repeat every year, as the printed table does; undefined where not given.
+   */
+  sunYear?: number;
   /**
    * Per prayer, how the time (after `adjustments`) is rounded to the minute; `nearest` where not given. National
    * authorities that add precautionary minutes (ihtiyat) round the prayer's start up and sunrise down, so a printed
@@ -80,9 +89,13 @@ export interface MethodDefinition {
 export interface MethodZone {
   /** The authority's zone code (JAKIM: `PLS01`). */
   code: string;
-  /** The catalog places in the zone: ISO country and the catalog's region (first-level division) names. */
+  /**
+   * The catalog places in the zone: ISO country and the catalog's region (first-level division) names; without
+   * `regions`, every place of the country (a national table: Kosovo's, Bosnia and Herzegovina's), a point too when its
+   * nearest catalog place is in the country.
+   */
   country: string;
-  regions: readonly string[];
+  regions?: readonly string[];
   /** Catalog place ids in those regions that are not in the zone (a source's misattributed region). */
   excludedPlaces?: readonly string[];
   /** The zone's reference point, decimal degrees. */
@@ -90,6 +103,13 @@ export interface MethodZone {
   longitude: number;
   /** The zone prints its imsak at its fajr. */
   imsakIsFajr?: boolean;
+  /**
+   * A perpetual takvim (Bosnia and Herzegovina's): a place prints the reference point's times plus whole minutes fixed
+   * for each month, the place's difference from the point on the month's 15th (pipeline/astronomy/perpetualTable.ts):
+   * fajr and sunrise move by the difference in sunrise, dhuhr by the difference in transit, asr, maghrib and isha by
+   * the difference in sunset. Without it, every place of the zone prints the point's own times.
+   */
+  monthlyDifferences?: boolean;
 }
 
 const method = (m: Omit<MethodDefinition, 'adjustments' | 'highLatitudeRule' | 'solarModel'> & Partial<MethodDefinition>): MethodDefinition => ({
@@ -144,7 +164,29 @@ const DEFINED: readonly MethodDefinition[] = [
   }),
   method({ id: 'gulf', name: 'Gulf Region', fajrAngle: 19.5, ishaInterval: 90 }),
   method({ id: 'kuwait', name: 'Kuwait', fajrAngle: 18, ishaAngle: 17.5 }),
-  method({ id: 'qatar', name: 'Qatar', fajrAngle: 18, ishaInterval: 90 }),
+  method({
+    id: 'qatar',
+    name: 'Qatar',
+    // Qatar Calendar House's perpetual table (docs/authorities.md): fajr at 18° a minute earlier, maghrib 2 minutes
+    // after sunset, isha 90 after maghrib, nearest minute, every date with the sun of the same date in 2027 (a year
+    // third after a leap year, as the table's sun is).
+    fajrAngle: 18,
+    ishaInterval: 90,
+    maghribInterval: 2,
+    adjustments: { fajr: -1 },
+    sunYear: 2027,
+  }),
+  method({
+    id: 'oman',
+    name: 'Ministry of Endowments and Religious Affairs, Oman',
+    // The Ministry's calendar (docs/authorities.md): fajr and isha at 18°, the sun taken once a day at 0h UT (as in
+    // an almanac), dhuhr, asr and maghrib 5 minutes after the astronomical instant, every time rounded up.
+    fajrAngle: 18,
+    ishaAngle: 18,
+    solarModel: 'dailyAt0hUT',
+    adjustments: { dhuhr: 5, asr: 5, maghrib: 5 },
+    rounding: { fajr: 'up', sunrise: 'up', dhuhr: 'up', asr: 'up', maghrib: 'up', isha: 'up' },
+  }),
   method({
     id: 'dubai',
     name: 'Dubai',
@@ -200,10 +242,16 @@ const DEFINED: readonly MethodDefinition[] = [
   method({
     id: 'moonsighting',
     name: 'Moonsighting Committee Worldwide',
+    // Moonsighting.com's timetable service (docs/authorities.md): Khalid Shaukat's seasonal fajr and isha (general
+    // shafaq) as adhan computes them, to the second; dhuhr 5 and maghrib 3 minutes after noon and sunset; the sun of
+    // PrayTimes.org's first pass (`fixedHours`: the Almanac's sun at a fixed hour per event, asr's shadow from 13 h),
+    // the sun at −0.833° at sunrise and sunset; nearest minute.
     fajrAngle: 18,
     ishaAngle: 18,
     adjustments: { dhuhr: 5, maghrib: 3 },
     moonsighting: true,
+    solarModel: 'fixedHours',
+    horizon: -0.833,
   }),
   method({
     id: 'morocco',
@@ -237,6 +285,43 @@ const DEFINED: readonly MethodDefinition[] = [
     maghribInterval: 3,
     adjustments: { dhuhr: 5 },
   }),
+  method({
+    id: 'kosovo',
+    name: 'Islamic Community of Kosovo',
+    // BIK's Takvimi (docs/authorities.md): one table for the whole country, computed for about 42.5° N, 21.0° E (the
+    // published analyses' point; it fits the 2026 table better than Prishtina's own). The best rule windows of that
+    // table: Imsaku (imsak = fajr) at 19.5° + 4 minutes, sunrise −9, dhuhr +2, asr +3, maghrib +7, isha at 16.75° + 11
+    // minutes, nearest minute. The table has day-to-day steps no astronomical rule follows: about half exact.
+    fajrAngle: 19.5,
+    ishaAngle: 16.75,
+    adjustments: { fajr: 4, sunrise: -9, dhuhr: 2, asr: 3, maghrib: 7, isha: 11 },
+    imsakIsFajr: true,
+    zones: [{ code: 'XK', country: 'XK', latitude: 42.5, longitude: 21.0 }],
+  }),
+  method({
+    id: 'bosnia',
+    name: 'Islamic Community in Bosnia and Herzegovina',
+    // The Rijaset's perpetual takvim (docs/authorities.md): Sarajevo's base table at fajr 18°, isha 16° with the sun
+    // read once a day at 0h UT, sunrise −6, dhuhr +1, maghrib +6 minutes (temkin), nearest minute; every other town of
+    // the country prints Sarajevo's times plus its differences for the month (fajr and sunrise by the sunrise's, dhuhr
+    // by the transit's, asr to isha by the sunset's, on the 15th, rounded).
+    fajrAngle: 18,
+    ishaAngle: 16,
+    adjustments: { sunrise: -6, dhuhr: 1, maghrib: 6 },
+    solarModel: 'dailyAt0hUT',
+    zones: [{ code: 'BA', country: 'BA', latitude: 43.8563, longitude: 18.4131, monthlyDifferences: true }],
+  }),
+  method({
+    id: 'brunei',
+    name: 'Ministry of Religious Affairs, Brunei Darussalam',
+    // KHEU's timetable (docs/authorities.md): subuh at 20°, isyak at 18°, the sun taken once a day at 0h UT (as in an
+    // almanac), zohor 64 seconds after the transit (the time the sun's semidiameter, 16′, takes to clear the
+    // meridian), nearest minute; imsak = subuh − 10.
+    fajrAngle: 20,
+    ishaAngle: 18,
+    adjustments: { dhuhr: 16 / 15 },
+    solarModel: 'dailyAt0hUT',
+  }),
 ];
 
 /**
@@ -263,6 +348,7 @@ function oneShape(m: MethodDefinition): MethodDefinition {
     solarModel: m.solarModel,
     asrShadowAtAsr: m.asrShadowAtAsr,
     sunDayOffset: m.sunDayOffset,
+    sunYear: m.sunYear,
     rounding: m.rounding,
     horizon: m.horizon,
     zones: m.zones,
