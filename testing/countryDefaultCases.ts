@@ -9,7 +9,6 @@ export const COUNTRY_DEFAULT_CASES: ReadonlyArray<[country: string, lat: number,
   ['IR', 35.69, 51.39, 'tehran', 'shafi'],
   ['ID', -6.2, 106.85, 'kemenag', 'shafi'],
   ['OM', 23.59, 58.38, 'oman', 'shafi'],
-  ['XK', 42.66, 21.17, 'kosovo', 'shafi'],
   ['BA', 43.86, 18.41, 'bosnia', 'shafi'],
   ['BN', 4.89, 114.94, 'brunei', 'shafi'],
 ];

@@ -151,6 +151,8 @@ describe('coordinates with the catalog', () => {
       ...COUNTRY_DEFAULT_CASES,
       // Tromsø: the nearest place says Norway (and the zone is Norway's own, Europe/Oslo).
       ['NO', 69.6496, 18.956, 'muslimWorldLeague', 'shafi'],
+      // Prishtina: Kosovo has no zone of its own (Europe/Belgrade says Serbia): only the nearest place says Kosovo.
+      ['XK', 42.66, 21.17, 'kosovo', 'shafi'],
     ];
     for (const [country, lat, lon, method, madhab] of cases) {
       const { body } = await get(`/api/v1/times?lat=${lat}&lon=${lon}&date=2026-05-01`);
