@@ -362,7 +362,7 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) fajrTime = addSeconds(sunriseTime, -(night / 7));
   let safeFajr: number;
   if (moonsighting) {
-    safeFajr = Astronomical.seasonAdjustedMorningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunriseTime)).getTime();
+    safeFajr = seasonalFajr(latitude, epochDay, sunriseTime);
   } else {
     safeFajr = addSeconds(sunriseTime, -(p.fajrPortion * night));
   }
@@ -376,7 +376,7 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
     if (moonsighting && latitude >= HIGH_LATITUDE_THRESHOLD) ishaTime = addSeconds(sunsetTime, night / 7);
     let safeIsha: number;
     if (moonsighting) {
-      safeIsha = Astronomical.seasonAdjustedEveningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunsetTime), 'general').getTime();
+      safeIsha = seasonalIsha(latitude, epochDay, sunsetTime);
     } else {
       safeIsha = addSeconds(sunsetTime, p.ishaPortion * night);
     }
@@ -395,6 +395,20 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   out[at + MAGHRIB] = maghribTime;
   out[at + ISHA] = ishaTime;
   return reached;
+}
+
+/**
+ * The Moonsighting Committee's seasonal fajr of the date `epochDay` (days since 1970-01-01) at `latitude`: `sunrise`
+ * (UTC ms) less the minutes Khalid Shaukat's function of latitude and season gives, to the second, as adhan computes
+ * it (the adhan model above and the `fixedHours` solar model of solarDay.ts both take it from here).
+ */
+export function seasonalFajr(latitude: number, epochDay: number, sunrise: number): number {
+  return Astronomical.seasonAdjustedMorningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunrise)).getTime();
+}
+
+/** The Moonsighting Committee's seasonal isha (general shafaq): `sunset` (UTC ms) plus its minutes, as seasonalFajr. */
+export function seasonalIsha(latitude: number, epochDay: number, sunset: number): number {
+  return Astronomical.seasonAdjustedEveningTwilight(latitude, dayOfYearOf(epochDay), fromEpochDay(epochDay).year, new Date(sunset), 'general').getTime();
 }
 
 /** adhan's dayOfYear of the date's local noon (its Moonsighting seasons read it), as PrayerTimes builds that Date. */

@@ -10,8 +10,8 @@ import {
   Rounding,
 } from 'adhan';
 import { addDays, type CalendarDate } from '../zones/calendarDate.js';
-import { adhanTimes, DHUHR, ISHA, MAGHRIB, SUNRISE, SUNSET, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
-import { julianDay, sunPosition } from './sunPosition.js';
+import { adhanTimes, DHUHR, ISHA, MAGHRIB, seasonalFajr, seasonalIsha, SUNRISE, SUNSET, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
+import { almanacSunPosition, julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
 
 /**
@@ -129,7 +129,7 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
  * sunDayOffset keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
  */
 export function twilightsReachedOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions, fajr: boolean, isha: boolean): number {
-  if (o.method.solarModel === 'dailyAt0hUT' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || (o.ishaInterval !== 0 && isha)) {
+  if (o.method.solarModel !== 'adhan' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || (o.ishaInterval !== 0 && isha)) {
     const e = solarEvents(latitude, longitude, date, o);
     return (fajr && Number.isFinite(e.fajr) ? 1 : 0) | (isha && Number.isFinite(e.isha) ? 2 : 0);
   }
@@ -140,6 +140,7 @@ export function twilightsReachedOn(latitude: number, longitude: number, date: Ca
 
 function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
   if (o.method.solarModel === 'dailyAt0hUT') return dailySunEvents(latitude, longitude, date, o);
+  if (o.method.solarModel === 'fixedHours') return fixedHourEvents(latitude, longitude, date, o);
   const maghribInterval = o.method.maghribInterval ?? 0;
   let events: SolarEvents;
   if (o.polarResolution === PolarCircleResolution.Unresolved) {
@@ -254,4 +255,70 @@ function dailySunEvents(latitude: number, longitude: number, date: CalendarDate,
     maghrib: maghrib + (m.maghribInterval ?? 0) * MINUTE_MS,
     isha: ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : transit + hourAngle(-(m.ishaAngle ?? 0)) * MINUTE_MS,
   };
+}
+
+/**
+ * The hour of local mean time (from the longitude's mean midnight) at which the `fixedHours` model reads the sun for
+ * each event: PrayTimes.org's first guesses (fajr 5 h, sunrise 6 h, dhuhr 12 h, asr 13 h, sunset, maghrib and isha
+ * 18 h), which its calculator corrects by iterating and Moonsighting.com's service, computing once, keeps.
+ */
+const FIXED_HOUR = { fajr: 5, sunrise: 6, dhuhr: 12, asr: 13, sunset: 18 } as const;
+/** adhan's latitude from which the Moonsighting Committee's twilight is a seventh of the night at least. */
+const MOONSIGHTING_SEVENTH_LATITUDE = 55;
+
+/**
+ * The events with the sun read once for each event at its fixed hour of local mean time (FIXED_HOUR), from the
+ * Astronomical Almanac's low-precision formulas, and each time from its hour angle around the transit of that same
+ * reading (asr's shadow from the declination at 13 h): Moonsighting.com's timetable service (docs/authorities.md).
+ * The method's twilight rules follow as in adhan: the Moonsighting Committee's seasonal fajr and isha (fajr the later
+ * of its angle's and the seasonal one, isha the earlier; above 55° a seventh of the night), or the night-portion
+ * bound; with `pureAngles`, the angles alone (NaN where unreached).
+ */
+function fixedHourEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
+  const m = o.method;
+  const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
+  // Julian day of the longitude's mean midnight; minutes of local mean time become UTC less 4 minutes a degree.
+  const meanMidnight = julianDay(midnightUT) - longitude / 360;
+  const sinPhi = Math.sin(latitude * RAD);
+  const cosPhi = Math.cos(latitude * RAD);
+  /** UTC ms at which the sun read at `hour` (+ `days`) reaches `altitude` degrees on the side `sign` of its transit. */
+  const at = (hour: number, altitude: number, sign: number, days = 0): number => {
+    const { declination, equationOfTime } = almanacSunPosition(meanMidnight + days + hour / 24);
+    const delta = declination * RAD;
+    const cos = (Math.sin(altitude * RAD) - sinPhi * Math.sin(delta)) / (cosPhi * Math.cos(delta));
+    const hourAngle = cos < -1 || cos > 1 ? NaN : (Math.acos(cos) / RAD) * 4;
+    return midnightUT + days * DAY_MS + (720 - equationOfTime - 4 * longitude + sign * hourAngle) * MINUTE_MS;
+  };
+  const horizon = m.horizon ?? STANDARD_HORIZON;
+  const sunrise = at(FIXED_HOUR.sunrise, horizon, -1);
+  const sunset = at(FIXED_HOUR.sunset, horizon, 1);
+  const transit = midnightUT + (720 - almanacSunPosition(meanMidnight + FIXED_HOUR.dhuhr / 24).equationOfTime - 4 * longitude) * MINUTE_MS;
+  const asrSun = almanacSunPosition(meanMidnight + FIXED_HOUR.asr / 24).declination * RAD;
+  const shadow = o.madhab === 'hanafi' ? 2 : 1;
+  const asr = at(FIXED_HOUR.asr, Math.atan(1 / (shadow + Math.tan(Math.abs(latitude * RAD - asrSun)))) / RAD, 1);
+  const ishaAfterSunset = o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0;
+  let fajr = at(FIXED_HOUR.fajr, -m.fajrAngle, -1);
+  let isha = ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : at(FIXED_HOUR.sunset, -(m.ishaAngle ?? 0), 1);
+  if (!o.pureAngles) {
+    // adhan's bounds: the night to tomorrow's sunrise (the rest of today's 24 hours where tomorrow has none).
+    const tomorrowSunrise = at(FIXED_HOUR.sunrise, horizon, -1, 1);
+    const night = Number.isNaN(tomorrowSunrise) ? sunrise + DAY_MS - sunset : tomorrowSunrise - sunset;
+    const p = adhanParametersOf(o);
+    const epochDay = midnightUT / DAY_MS;
+    const seventh = m.moonsighting === true && latitude >= MOONSIGHTING_SEVENTH_LATITUDE;
+    if (seventh) fajr = sunrise - night / 7;
+    const safeFajr = m.moonsighting ? seasonalFajr(latitude, epochDay, sunrise) : sunrise - p.fajrPortion * night;
+    if (Number.isNaN(fajr) || safeFajr > fajr) fajr = safeFajr;
+    if (!ishaAfterSunset) {
+      if (seventh) isha = sunset + night / 7;
+      const safeIsha = m.moonsighting ? seasonalIsha(latitude, epochDay, sunset) : sunset + p.ishaPortion * night;
+      if (Number.isNaN(isha) || safeIsha < isha) isha = safeIsha;
+    }
+  }
+  let maghrib = sunset;
+  if (m.maghribAngle) {
+    const byAngle = at(FIXED_HOUR.sunset, -m.maghribAngle, 1);
+    if (sunset < byAngle && isha > byAngle) maghrib = byAngle;
+  }
+  return { fajr, sunrise, dhuhr: transit, asr, sunset, maghrib: maghrib + (m.maghribInterval ?? 0) * MINUTE_MS, isha };
 }

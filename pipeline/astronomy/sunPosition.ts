@@ -35,3 +35,23 @@ export function sunPosition(jd: number): SunPosition {
       1.25 * e * e * Math.sin(2 * M * RAD));
   return { declination, equationOfTime };
 }
+
+/**
+ * The sun's declination and equation of time by the Astronomical Almanac's low-precision formulas (the U.S. Naval
+ * Observatory's "approximate solar coordinates": about 0.01° and 0.1 minute from 1950 to 2050), the sun of
+ * PrayTimes.org's calculator and of the services built on it (the `fixedHours` solar model, solarDay.ts).
+ */
+export function almanacSunPosition(jd: number): SunPosition {
+  const d = jd - 2451545;
+  const g = (357.529 + 0.98560028 * d) * RAD;
+  const q = 280.459 + 0.98564736 * d;
+  const longitude = (q + 1.915 * Math.sin(g) + 0.02 * Math.sin(2 * g)) * RAD;
+  const obliquity = (23.439 - 0.00000036 * d) * RAD;
+  const rightAscension = Math.atan2(Math.cos(obliquity) * Math.sin(longitude), Math.cos(longitude)) / RAD;
+  const declination = Math.asin(Math.sin(obliquity) * Math.sin(longitude)) / RAD;
+  // Mean longitude minus right ascension, degrees, brought into (−180°, 180°]; 4 minutes a degree.
+  let difference = (q - rightAscension) % 360;
+  if (difference > 180) difference -= 360;
+  else if (difference <= -180) difference += 360;
+  return { declination, equationOfTime: difference * 4 };
+}
