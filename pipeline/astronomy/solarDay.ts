@@ -129,6 +129,10 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
  * sunDayOffset keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
  */
 export function twilightsReachedOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions, fajr: boolean, isha: boolean): number {
+  // The fixed hours' twilights are two hour angles of two readings: not a whole day of events.
+  if (o.method.solarModel === 'fixedHours' && o.pureAngles && !(o.ishaInterval !== 0 && isha) && !o.method.sunDayOffset && o.method.sunYear === undefined) {
+    return fixedHourTwilightsReached(latitude, longitude, date, o.method, fajr, isha);
+  }
   if (o.method.solarModel !== 'adhan' || o.polarResolution !== PolarCircleResolution.Unresolved || !o.pureAngles || (o.ishaInterval !== 0 && isha)) {
     const e = solarEvents(latitude, longitude, date, o);
     return (fajr && Number.isFinite(e.fajr) ? 1 : 0) | (isha && Number.isFinite(e.isha) ? 2 : 0);
@@ -277,31 +281,30 @@ const MOONSIGHTING_SEVENTH_LATITUDE = 55;
 function fixedHourEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
   const m = o.method;
   const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
-  // Julian day of the longitude's mean midnight; minutes of local mean time become UTC less 4 minutes a degree.
+  // Julian day of the longitude's mean midnight: each reading is this plus its hour.
   const meanMidnight = julianDay(midnightUT) - longitude / 360;
   const sinPhi = Math.sin(latitude * RAD);
   const cosPhi = Math.cos(latitude * RAD);
-  /** UTC ms at which the sun read at `hour` (+ `days`) reaches `altitude` degrees on the side `sign` of its transit. */
-  const at = (hour: number, altitude: number, sign: number, days = 0): number => {
-    const { declination, equationOfTime } = almanacSunPosition(meanMidnight + days + hour / 24);
-    const delta = declination * RAD;
-    const cos = (Math.sin(altitude * RAD) - sinPhi * Math.sin(delta)) / (cosPhi * Math.cos(delta));
-    const hourAngle = cos < -1 || cos > 1 ? NaN : (Math.acos(cos) / RAD) * 4;
-    return midnightUT + days * DAY_MS + (720 - equationOfTime - 4 * longitude + sign * hourAngle) * MINUTE_MS;
-  };
+  // Five readings a day (the evening's serves sunset, maghrib and isha), a sixth for tomorrow's sunrise.
+  const morning = almanacSunPosition(meanMidnight + FIXED_HOUR.fajr / 24);
+  const rising = almanacSunPosition(meanMidnight + FIXED_HOUR.sunrise / 24);
+  const noon = almanacSunPosition(meanMidnight + FIXED_HOUR.dhuhr / 24);
+  const afternoon = almanacSunPosition(meanMidnight + FIXED_HOUR.asr / 24);
+  const evening = almanacSunPosition(meanMidnight + FIXED_HOUR.sunset / 24);
+  const base = midnightUT - 4 * longitude * MINUTE_MS;
   const horizon = m.horizon ?? STANDARD_HORIZON;
-  const sunrise = at(FIXED_HOUR.sunrise, horizon, -1);
-  const sunset = at(FIXED_HOUR.sunset, horizon, 1);
-  const transit = midnightUT + (720 - almanacSunPosition(meanMidnight + FIXED_HOUR.dhuhr / 24).equationOfTime - 4 * longitude) * MINUTE_MS;
-  const asrSun = almanacSunPosition(meanMidnight + FIXED_HOUR.asr / 24).declination * RAD;
+  const sunrise = fixedHourTime(rising, horizon, -1, sinPhi, cosPhi, base);
+  const sunset = fixedHourTime(evening, horizon, 1, sinPhi, cosPhi, base);
+  const transit = base + (720 - noon.equationOfTime) * MINUTE_MS;
   const shadow = o.madhab === 'hanafi' ? 2 : 1;
-  const asr = at(FIXED_HOUR.asr, Math.atan(1 / (shadow + Math.tan(Math.abs(latitude * RAD - asrSun)))) / RAD, 1);
+  const asrAltitude = Math.atan(1 / (shadow + Math.tan(Math.abs(latitude - afternoon.declination) * RAD))) / RAD;
+  const asr = fixedHourTime(afternoon, asrAltitude, 1, sinPhi, cosPhi, base);
   const ishaAfterSunset = o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0;
-  let fajr = at(FIXED_HOUR.fajr, -m.fajrAngle, -1);
-  let isha = ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : at(FIXED_HOUR.sunset, -(m.ishaAngle ?? 0), 1);
+  let fajr = fixedHourTime(morning, -m.fajrAngle, -1, sinPhi, cosPhi, base);
+  let isha = ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : fixedHourTime(evening, -(m.ishaAngle ?? 0), 1, sinPhi, cosPhi, base);
   if (!o.pureAngles) {
     // adhan's bounds: the night to tomorrow's sunrise (the rest of today's 24 hours where tomorrow has none).
-    const tomorrowSunrise = at(FIXED_HOUR.sunrise, horizon, -1, 1);
+    const tomorrowSunrise = fixedHourTime(almanacSunPosition(meanMidnight + 1 + FIXED_HOUR.sunrise / 24), horizon, -1, sinPhi, cosPhi, base + DAY_MS);
     const night = Number.isNaN(tomorrowSunrise) ? sunrise + DAY_MS - sunset : tomorrowSunrise - sunset;
     const p = adhanParametersOf(o);
     const epochDay = midnightUT / DAY_MS;
@@ -317,8 +320,30 @@ function fixedHourEvents(latitude: number, longitude: number, date: CalendarDate
   }
   let maghrib = sunset;
   if (m.maghribAngle) {
-    const byAngle = at(FIXED_HOUR.sunset, -m.maghribAngle, 1);
+    const byAngle = fixedHourTime(evening, -m.maghribAngle, 1, sinPhi, cosPhi, base);
     if (sunset < byAngle && isha > byAngle) maghrib = byAngle;
   }
   return { fajr, sunrise, dhuhr: transit, asr, sunset, maghrib: maghrib + (m.maghribInterval ?? 0) * MINUTE_MS, isha };
+}
+
+/**
+ * UTC ms at which the sun of one reading (`sun`) stands at `altitude` degrees before (`sign` −1) or after (+1) that
+ * reading's transit; NaN where it never does. `base`: the date's 0h UT less 4 minutes a degree of longitude east.
+ */
+function fixedHourTime(sun: { declination: number; equationOfTime: number }, altitude: number, sign: number, sinPhi: number, cosPhi: number, base: number): number {
+  const delta = sun.declination * RAD;
+  const cos = (Math.sin(altitude * RAD) - sinPhi * Math.sin(delta)) / (cosPhi * Math.cos(delta));
+  if (!(cos >= -1 && cos <= 1)) return NaN;
+  return base + (720 - sun.equationOfTime + (sign * Math.acos(cos) * 4) / RAD) * MINUTE_MS;
+}
+
+/** twilightsReachedOn for `fixedHours` with pure angles: fajr's angle at its reading (bit 1), isha's at its (bit 2). */
+function fixedHourTwilightsReached(latitude: number, longitude: number, date: CalendarDate, method: MethodDefinition, fajr: boolean, isha: boolean): number {
+  const meanMidnight = julianDay(Date.UTC(date.year, date.month - 1, date.day)) - longitude / 360;
+  const sinPhi = Math.sin(latitude * RAD);
+  const cosPhi = Math.cos(latitude * RAD);
+  let reached = 0;
+  if (fajr && !Number.isNaN(fixedHourTime(almanacSunPosition(meanMidnight + FIXED_HOUR.fajr / 24), -method.fajrAngle, -1, sinPhi, cosPhi, 0))) reached |= 1;
+  if (isha && !Number.isNaN(fixedHourTime(almanacSunPosition(meanMidnight + FIXED_HOUR.sunset / 24), -(method.ishaAngle ?? 0), 1, sinPhi, cosPhi, 0))) reached |= 2;
+  return reached;
 }
