@@ -168,13 +168,14 @@ const DEFINED: readonly MethodDefinition[] = [
     id: 'qatar',
     name: 'Qatar',
     // Qatar Calendar House's perpetual table (docs/authorities.md): fajr at 18° a minute earlier, maghrib 2 minutes
-    // after sunset, isha 90 after maghrib, nearest minute, every date with the sun of the same date in 2027 (a year
-    // third after a leap year, as the table's sun is).
+    // after sunset, isha 90 after maghrib, nearest minute; every date with the sun of the same date in 2027 (the
+    // table's sun is that of a year three after a leap year), asr's shadow from the sun at the asr instant.
     fajrAngle: 18,
     ishaInterval: 90,
     maghribInterval: 2,
     adjustments: { fajr: -1 },
     sunYear: 2027,
+    asrShadowAtAsr: true,
   }),
   method({
     id: 'oman',

@@ -85,7 +85,7 @@ const DAILY_SUN = new Set(['diyanet', 'oman', 'bosnia', 'brunei']);
 // at asr (Toronto in winter, where asr's declination read at 13 h and adhan's at 0h UT differ most).
 const FIXED_HOURS_SUN = new Set(['moonsighting']);
 // Asr's shadow from the declination at the asr instant (adhan: at 0h UT), so asr may differ from adhan's by a minute.
-const ASR_SHADOW_AT_ASR = new Set(['ummAlQura', 'singapore', 'algeria']);
+const ASR_SHADOW_AT_ASR = new Set(['ummAlQura', 'singapore', 'algeria', 'qatar']);
 
 function adhanOracle(lat: number, lon: number, d: CalendarDate, id: string, madhab: Madhab) {
   const [fajr, isha, interval, maghribAngle, adjustments, name, rounding = {}] = CONTRACT_TABLE[id];
@@ -121,7 +121,7 @@ describe('every method against adhan with the contract’s parameters', () => {
           // Every other method is adhan's, to the minute.
           // kemenag puts the sun at −1° at sunrise and sunset (adhan has −0.8333°): up to two minutes at these latitudes.
           for (const name of ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const) {
-            // ummAlQura, singapore and algeria take asr's shadow from the declination at the asr instant: a minute.
+            // ummAlQura, singapore, algeria and qatar take asr's shadow from the declination at the asr instant: a minute.
             const tolerance =
               DAILY_SUN.has(id) || (id === 'kemenag' && (name === 'sunrise' || name === 'maghrib')) ? 2 * 60_000
               : FIXED_HOURS_SUN.has(id) ? (name === 'asr' ? 2 : 1) * 60_000

@@ -9,7 +9,7 @@ import {
   PrayerTimes,
   Rounding,
 } from 'adhan';
-import { addDays, type CalendarDate } from '../zones/calendarDate.js';
+import { addDays, epochDayOf, fromEpochDay, toEpochDay, type CalendarDate } from '../zones/calendarDate.js';
 import { adhanTimes, DHUHR, ISHA, MAGHRIB, seasonalFajr, seasonalIsha, SUNRISE, SUNSET, twilightsReached, type AdhanParameters, type AdhanTimes } from './adhanCore.js';
 import { almanacSunPosition, julianDay, sunPosition } from './sunPosition.js';
 import type { Madhab, MethodDefinition } from './methods.js';
@@ -113,12 +113,23 @@ function newAdhanParameters(o: SolarDayOptions): AdhanParameters {
   };
 }
 
+/**
+ * The date whose sun a method computes `date` with: the same month and day of its `sunYear` (a perpetual table; 29
+ * February of a year without one is 1 March), then `sunDayOffset` days later; `date` itself for most methods.
+ */
+export function sunDateOf(method: MethodDefinition, date: CalendarDate): CalendarDate {
+  const offset = method.sunDayOffset ?? 0;
+  const year = method.sunYear;
+  if (year === undefined) return offset === 0 ? date : addDays(date, offset);
+  return fromEpochDay(epochDayOf(year, date.month, date.day) + offset);
+}
+
 export function solarEvents(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions): SolarEvents {
-  const offset = o.method.sunDayOffset ?? 0;
-  if (offset === 0) return solarEventsOn(latitude, longitude, date, o);
-  // The sun of `offset` days later, on this date's clock: every event of that day, moved back by whole days.
-  const e = solarEventsOn(latitude, longitude, addDays(date, offset), o);
-  const shift = offset * DAY_MS;
+  const sunDate = sunDateOf(o.method, date);
+  if (sunDate === date) return solarEventsOn(latitude, longitude, date, o);
+  // The sun of another date, on this date's clock: every event of that day, moved back by whole days.
+  const e = solarEventsOn(latitude, longitude, sunDate, o);
+  const shift = (toEpochDay(sunDate) - toEpochDay(date)) * DAY_MS;
   return { fajr: e.fajr - shift, sunrise: e.sunrise - shift, dhuhr: e.dhuhr - shift, asr: e.asr - shift, sunset: e.sunset - shift, maghrib: e.maghrib - shift, isha: e.isha - shift };
 }
 
@@ -126,7 +137,7 @@ export function solarEvents(latitude: number, longitude: number, date: CalendarD
  * Whether solarEvents(latitude, longitude, date, o) with pure-angle options `o` has a finite fajr (bit 1; only asked
  * with `fajr`) and isha (bit 2; with `isha`, isha by angle), without the rest of the day where adhanCore can tell
  * (adhan's model with the polar circle unresolved: the twilight hour angles alone decide; the whole-day shift of
- * sunDayOffset keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
+ * sunDayOffset and sunYear keeps a time finite or not, and the horizon, asr and maghrib changes touch neither time).
  */
 export function twilightsReachedOn(latitude: number, longitude: number, date: CalendarDate, o: SolarDayOptions, fajr: boolean, isha: boolean): number {
   // The fixed hours' twilights are two hour angles of two readings: not a whole day of events.
@@ -137,8 +148,7 @@ export function twilightsReachedOn(latitude: number, longitude: number, date: Ca
     const e = solarEvents(latitude, longitude, date, o);
     return (fajr && Number.isFinite(e.fajr) ? 1 : 0) | (isha && Number.isFinite(e.isha) ? 2 : 0);
   }
-  const offset = o.method.sunDayOffset ?? 0;
-  const d = offset === 0 ? date : addDays(date, offset);
+  const d = sunDateOf(o.method, date);
   return twilightsReached(latitude, longitude, d.year, d.month, d.day, adhanParametersOf(o), fajr, isha);
 }
 
