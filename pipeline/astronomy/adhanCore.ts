@@ -95,6 +95,12 @@ class SolarTime {
    * `altitudeSines`) gives.
    */
   readonly times = new Float64Array(SLOTS);
+  /**
+   * Where adhan's step overshoots (bits of `overshoot`), the slot's time solved properly (solvedHourAngle): adhanTimesInto
+   * takes it with `AdhanParameters.solveNearMeridian`.
+   */
+  readonly solved = new Float64Array(SLOTS);
+  overshoot = 0;
   readonly altitudes = Float64Array.of(SUN_ALTITUDE, SUN_ALTITUDE, NaN, NaN, NaN, NaN);
   readonly altitudeSines = Float64Array.of(SIN_SUN_ALTITUDE, SIN_SUN_ALTITUDE, NaN, NaN, NaN, NaN);
   /** The slots (bits) whose times are this day's. */
@@ -133,6 +139,7 @@ class SolarTime {
     const dm = H / -360;
     this.transit = utcDate((m0 + dm) * 24, this.midnight);
     this.valid = (1 << SUNRISE_SLOT) | (1 << SUNSET_SLOT);
+    this.overshoot = 0;
     hourAnglesInto(this, this.valid);
   }
 
@@ -210,7 +217,47 @@ function hourAnglesInto(s: SolarTime, slots: number): void {
     const term4 = 360 * cosDelta * cosLatitude * Math.sin(HRadians);
     const dm = term3 / term4;
     times[k] = utcDate((m + dm) * 24, midnight);
+    // adhan's one correction divides by sin H: where the sun barely rises or sets (H near 0° or 180°, at the polar
+    // circles) it overshoots by minutes, hours near the day the sun first rises. There the hour angle is also solved
+    // until it holds (the sun's place at the instant found).
+    if (Math.abs(term4) < NEAR_TRANSIT_TERM && Math.abs(dm) > NEWTON_STEP_LIMIT) {
+      s.solved[k] = utcDate(solvedHourAngle(s, m, sine, AFTER_TRANSIT[k] === 1) * 24, midnight);
+      s.overshoot |= 1 << k;
+    } else {
+      s.overshoot &= ~(1 << k);
+    }
   }
+}
+
+/** The largest correction (days) adhan's single step is trusted with near the meridian: a minute. */
+const NEWTON_STEP_LIMIT = 1 / 1440;
+/**
+ * adhan's step divides by 360 cos δ cos φ sin H; below this (sin H under a quarter at the equator, the hour angle
+ * within a quarter of an hour of the meridian, less at high latitudes) it may overshoot. Elsewhere the step stands
+ * as adhan takes it, to the second.
+ */
+const NEAR_TRANSIT_TERM = 90;
+
+/**
+ * The fraction of the day (as adhan's m) when the sun's hour angle equals the hour angle of altitude sine `sine`
+ * for the sun's declination at that instant, after transit or before it, from adhan's first guess `m`; NaN when the
+ * sun does not reach that altitude. A fixed point: the hour angle changes 361° a day, the declination under half a
+ * degree, so each pass shrinks the error many times over.
+ */
+function solvedHourAngle(s: SolarTime, m: number, sine: number, afterTransit: boolean): number {
+  const sun = s.sun;
+  for (let i = 0; i < 12; i++) {
+    const delta = degreesToRadians(sun.declination + (m / 2) * (sun.declinationAB + m * sun.declinationC));
+    const cosH0 = (sine - s.sinLatitude * Math.sin(delta)) / (s.cosLatitude * Math.cos(delta));
+    if (!(cosH0 >= -1 && cosH0 <= 1)) return NaN;
+    const H0 = radiansToDegrees(Math.acos(cosH0));
+    const theta = unwindAngle(sun.siderealTime + 360.985647 * m);
+    const a = unwindAngle(sun.rightAscension + (m / 2) * (sun.rightAscensionAB + m * sun.rightAscensionC));
+    const error = quadrantShiftAngle((afterTransit ? H0 : -H0) - (theta - s.westLongitude - a));
+    m += error / 360.985647;
+    if (Math.abs(error) < 1e-7) break;
+  }
+  return m;
 }
 
 let lastLatitude = NaN;
@@ -281,6 +328,13 @@ export interface AdhanParameters {
   /** The night portions of the high-latitude rule. */
   fajrPortion: number;
   ishaPortion: number;
+  /**
+   * Where adhan's formulas break down at the polar circles, solve them (the pipeline's choice; adhan's own values
+   * without it): the hour angle where adhan's one step overshoots (solvedHourAngle), and the night-portion bound on
+   * the eve of a polar night or day, when tomorrow has no sunrise (the rest of today's 24 hours, where adhan drops
+   * the bound and the twilight jumps by hours for that one day).
+   */
+  solveNearMeridian?: boolean;
 }
 
 /** UTC milliseconds (NaN where adhan's Date is invalid), as adhan's PrayerTimes with `Rounding.None`. */
@@ -330,6 +384,13 @@ export function adhanTimes(latitude: number, longitude: number, year: number, mo
 
 const scratch = new Float64Array(7);
 
+/** A day's slot times with the solved ones in place of adhan's overshooting steps (one array, rewritten per call). */
+const merged = new Float64Array(SLOTS);
+function mergedTimes(solar: SolarTime): Float64Array {
+  for (let k = 0; k < SLOTS; k++) merged[k] = solar.overshoot & (1 << k) ? solar.solved[k] : solar.times[k];
+  return merged;
+}
+
 /** Where adhanTimesInto writes each time, from `at`. */
 export const FAJR = 0;
 export const SUNRISE = 1;
@@ -348,13 +409,15 @@ export function adhanTimesInto(out: Float64Array, at: number, place: AdhanPlace,
   const solar = solarTime(epochDay, place);
   const ishaByAngle = !(p.ishaInterval > 0);
   solar.complete(p, (1 << ASR_SLOT) | (1 << FAJR_SLOT) | (ishaByAngle ? 1 << ISHA_SLOT : 0) | (p.maghribAngle ? 1 << MAGHRIB_SLOT : 0));
-  const times = solar.times;
+  const solve = p.solveNearMeridian === true;
+  const times = solve && solar.overshoot !== 0 ? mergedTimes(solar) : solar.times;
   const dhuhrTime = solar.transit;
   const sunriseTime = times[SUNRISE_SLOT];
   const sunsetTime = times[SUNSET_SLOT];
   const asrTime = times[ASR_SLOT];
-  const tomorrowSunrise = solarTime(epochDay + 1, place).times[SUNRISE_SLOT];
-  const night = (tomorrowSunrise - sunsetTime) / 1000;
+  const tomorrow = solarTime(epochDay + 1, place);
+  const tomorrowSunrise = solve && tomorrow.overshoot & (1 << SUNRISE_SLOT) ? tomorrow.solved[SUNRISE_SLOT] : tomorrow.times[SUNRISE_SLOT];
+  const night = (solve && Number.isNaN(tomorrowSunrise) ? sunriseTime + DAY_MS - sunsetTime : tomorrowSunrise - sunsetTime) / 1000;
   let fajrTime = times[FAJR_SLOT];
   let reached = Number.isNaN(fajrTime) ? 0 : 1;
   const latitude = solar.latitude;

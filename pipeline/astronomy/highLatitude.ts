@@ -9,13 +9,16 @@
 //   adhan's own AqrabBalad stops at the latitude where the sun barely rises, where its asr falls after
 //   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
-import type { CalendarDate } from '../zones/calendarDate.js';
+import { addDays, type CalendarDate } from '../zones/calendarDate.js';
 import { PRAYERS, type MethodDefinition, type Prayer, type RoundingMode } from './methods.js';
 import { solarEvents, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
+import { julianDay, sunPosition } from './sunPosition.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
 const MAX_DECLINATION = 24.5;
 const LATITUDE_STEP = 0.5;
+/** The sun's altitude at sunrise and sunset where a method gives none: refraction and the sun's semidiameter. */
+const STANDARD_HORIZON = -0.8333;
 const MINUTE_MS = 60_000;
 const DIYANET_REFERENCE_LATITUDE = 45;
 
@@ -41,7 +44,7 @@ export function angleMayBeUnreached(latitude: number, angle: number): boolean {
 }
 
 export function recommendedRule(latitude: number): HighLatitudeRuleName {
-  return latitude > 48 ? HighLatitudeRule.SeventhOfTheNight : HighLatitudeRule.MiddleOfTheNight;
+  return Math.abs(latitude) > 48 ? HighLatitudeRule.SeventhOfTheNight : HighLatitudeRule.MiddleOfTheNight;
 }
 
 const finite = Number.isFinite;
@@ -51,6 +54,7 @@ const EVENT_NAMES: readonly SolarEventName[] = ['fajr', 'sunrise', 'dhuhr', 'asr
 
 /** The bit of each event in `ResolvedSolarDay.estimated`. */
 export const ESTIMATED_BIT: Readonly<Record<SolarEventName, number>> = { fajr: 1, sunrise: 2, dhuhr: 4, asr: 8, sunset: 16, maghrib: 32, isha: 64 };
+const ALL_EVENT_BITS = 127;
 
 /**
  * What resolving a place's days with one set of options needs, worked out once for a run of days rather than per
@@ -119,6 +123,8 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
   const { latitude, longitude, method, dayOptions } = run;
   const events = solarEvents(latitude, longitude, date, dayOptions);
   let estimated = 0;
+  /** Diyanet's day at 45°, where its rule estimated a twilight. */
+  let diyanetReference: SolarEvents | undefined;
 
   if (run.checkFajr || run.checkIsha) {
     // Only whether the pure angles are reached: not a second day of events.
@@ -128,9 +134,8 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
     if (fajrUnreached) estimated |= ESTIMATED_BIT.fajr;
     if (ishaUnreached) estimated |= ESTIMATED_BIT.isha;
     if (method.highLatitudeRule === 'diyanet' && (fajrUnreached || ishaUnreached)) {
-      const reference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, run.pureOptions);
-      if (fajrUnreached) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
-      if (ishaUnreached) events.isha = events.sunset + (reference.isha - reference.sunset);
+      diyanetReference = solarEvents(Math.sign(latitude || 1) * DIYANET_REFERENCE_LATITUDE, longitude, date, run.pureOptions);
+      diyanetTwilight(events, diyanetReference, fajrUnreached, ishaUnreached);
     }
   }
 
@@ -148,10 +153,27 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
   if (!allFinite(events) || !inOrder(events, adjustmentMs, run.gapMs)) {
-    const resolved = nearestCompleteDay(run, date);
-    estimated |= resolvePolarDay(events, resolved, adjustmentMs, run.gapMs);
+    const resolved = polarReferenceDay(run, date);
+    const replaced = resolvePolarDay(events, resolved, adjustmentMs, run.gapMs, diyanetReference === undefined && method.highLatitudeRule !== 'diyanet');
+    estimated |= replaced;
+    // Diyanet's rule measures its twilight from sunrise and sunset, resolved or not, as on the days around.
+    if (diyanetReference !== undefined) {
+      const fajr = (estimated & ESTIMATED_BIT.fajr) !== 0 && (replaced & ESTIMATED_BIT.sunrise) !== 0;
+      const isha = (estimated & ESTIMATED_BIT.isha) !== 0 && (replaced & ESTIMATED_BIT.sunset) !== 0;
+      diyanetTwilight(events, diyanetReference, fajr, isha);
+      if (!inOrder(events, adjustmentMs, run.gapMs)) {
+        Object.assign(events, resolved, { dhuhr: events.dhuhr });
+        estimated |= ~ESTIMATED_BIT.dhuhr & ALL_EVENT_BITS;
+      }
+    }
   }
   return { events, estimated };
+}
+
+/** Diyanet's rule: the twilight lasts as long as at 45° on the same day and longitude (`reference`). */
+function diyanetTwilight(events: SolarEvents, reference: SolarEvents, fajr: boolean, isha: boolean): void {
+  if (fajr) events.fajr = events.sunrise - (reference.sunrise - reference.fajr);
+  if (isha) events.isha = events.sunset + (reference.isha - reference.sunset);
 }
 
 /**
@@ -244,28 +266,116 @@ const isComplete = (e: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Ar
 const allFinite = (e: SolarEvents): boolean =>
   finite(e.fajr) && finite(e.sunrise) && finite(e.dhuhr) && finite(e.asr) && finite(e.sunset) && finite(e.maghrib) && finite(e.isha);
 
-function nearestCompleteDay(run: ResolutionRun, date: CalendarDate): SolarEvents {
-  const { latitude, longitude } = run;
-  const sign = latitude < 0 ? -1 : 1;
-  for (let lat = Math.abs(latitude) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
-    const candidate = solarEvents(sign * lat, longitude, date, run.dayOptions);
-    if (isComplete(candidate, run.adjustmentMs, run.gapMs)) return candidate;
+/**
+ * How far (degrees of latitude) inside the line where the night (in polar night, the day) vanishes the night's
+ * reference latitude lies: as far inside as the place lies beyond that line, between these two bounds. Just past the
+ * line the resolved night is as short as the true nights before it, so the estimates join the true times; deep in
+ * the polar day it is about an hour at the polar circles.
+ */
+export const POLAR_MARGIN_DEGREES = { least: 0.02, most: 0.25 } as const;
+/** The sun's altitude at noon (degrees) where asr is taken from in polar night: its shadow then grows within minutes. */
+export const ASR_NOON_ALTITUDE_DEGREES = 0.5;
+
+/** The sun's declination at noon UT of the date, degrees: it changes by at most 0.4° a day. */
+function declinationOn(date: CalendarDate): number {
+  return sunPosition(julianDay(Date.UTC(date.year, date.month - 1, date.day, 12))).declination;
+}
+
+/**
+ * The latitudes (absolute, in the place's hemisphere) that resolve a day without an event, for the sun's
+ * `declination` that day and the next. `boundary`: where the sun stops sinking below the method's horizon (and maghrib's angle) at
+ * midnight, or stops rising above it at noon. `night`, for the night's events (sunrise, sunset, maghrib, and fajr
+ * and isha where they follow the night): the boundary less the margin. `asr`: where the sun stands
+ * ASR_NOON_ALTITUDE_DEGREES high at noon. All follow the declination from day to day, so the estimates move as
+ * smoothly as the seasons (a fixed half-degree grid made them jump every few days); none lies poleward of the place.
+ */
+export function referenceLatitudes(latitude: number, method: MethodDefinition, declination: number, nextDeclination: number): { boundary: number; night: number; asr: number } {
+  const hemisphere = latitude < 0 ? -1 : 1;
+  const toward = hemisphere * declination;
+  const horizon = method.horizon ?? STANDARD_HORIZON;
+  const nightDepth = Math.min(horizon, -(method.maghribAngle ?? 0));
+  const boundaryFor = (toward: number) => Math.min(90 - toward + nightDepth, 90 + toward - horizon);
+  // The night after the day (the twilight rules measure it to tomorrow's sunrise) must exist at the latitude too.
+  const boundary = Math.min(boundaryFor(toward), boundaryFor(hemisphere * nextDeclination));
+  const place = Math.abs(latitude);
+  const margin = POLAR_MARGIN_DEGREES.most;
+  const night = Math.min(boundary - margin, place);
+  const asr = Math.min(90 + toward - ASR_NOON_ALTITUDE_DEGREES, night);
+  return { boundary, night, asr };
+}
+
+function polarReferenceDay(run: ResolutionRun, date: CalendarDate): SolarEvents {
+  const { latitude } = run;
+  const reference = referenceLatitudes(latitude, run.method, declinationOn(date), declinationOn(addDays(date, 1)));
+  const day = referenceDay(run, date, reference.night, reference.asr);
+  if (day !== undefined) return day;
+  // With the margin at its widest, then (not expected for any method; kept so that a day is always resolved) in
+  // half-degree steps towards the equator.
+  const widest = Math.min(reference.boundary - POLAR_MARGIN_DEGREES.most, Math.abs(latitude));
+  const wide = referenceDay(run, date, widest, Math.min(reference.asr, widest));
+  if (wide !== undefined) return wide;
+  for (let lat = Math.min(widest, reference.asr) - LATITUDE_STEP; lat >= 0; lat -= LATITUDE_STEP) {
+    const candidate = referenceDay(run, date, lat, lat);
+    if (candidate !== undefined) return candidate;
   }
   throw new Error(`no latitude below ${latitude} has a complete day`);
 }
 
 /**
- * Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole.
- * Returns the bits of the events replaced.
+ * The day with the night's events of latitude `night` and the asr of latitude `asr` (absolute), as resolveDay would
+ * keep it (asr within the afternoon, fajr and isha apart from sunrise and maghrib), or undefined if not complete.
  */
-function resolvePolarDay(events: SolarEvents, resolved: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): number {
-  let estimated = 0;
+function referenceDay(run: ResolutionRun, date: CalendarDate, night: number, asr: number): SolarEvents | undefined {
+  const sign = run.latitude < 0 ? -1 : 1;
+  const day = solarEvents(sign * night, run.longitude, date, run.dayOptions);
+  // (At these latitudes asr follows the sun's own declination: solarDay.ts, lowSunAsr.)
+  if (asr !== night) day.asr = solarEvents(sign * asr, run.longitude, date, run.dayOptions).asr;
+  if (run.method.highLatitudeRule === 'diyanet' && !(finite(day.fajr) && finite(day.isha))) {
+    // Diyanet's model has no night-portion bound: its rule gives the twilight that is not reached.
+    const at45 = solarEvents(sign * DIYANET_REFERENCE_LATITUDE, run.longitude, date, run.pureOptions);
+    diyanetTwilight(day, at45, !finite(day.fajr), !finite(day.isha));
+  }
+  const a = run.adjustmentMs;
+  const g = run.gapMs;
+  asrWithinAfternoon(day, a, g);
+  keepTwilightApart(day, a, g);
+  return isComplete(day, a, g) ? day : undefined;
+}
+
+/** Where the day is short (the sun barely up, or just past the line), a resolved asr keeps within its afternoon. */
+function asrWithinAfternoon(day: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array): void {
+  const earliest = day.dhuhr + adjustmentMs[2] - adjustmentMs[3] + gapMs[3];
+  const latest = day.maghrib + adjustmentMs[4] - adjustmentMs[3] - gapMs[4];
+  day.asr = Math.max(earliest, Math.min(day.asr, latest));
+}
+
+/**
+ * Fills the events that do not exist from the resolved day; if the mix is out of order, takes that day whole (but its
+ * dhuhr, the same transit). With `twilightFollowsNight` (the night-portion and seasonal rules, which measure fajr and
+ * isha from the night), on a day without its whole night fajr and isha are the resolved day's twilights, measured
+ * from the day's sunrise and maghrib: the day's own, bounded by a night that is not there (or its fajr by angle in
+ * polar night), would jump by hours against the days around. Returns the bits of the events replaced.
+ */
+function resolvePolarDay(events: SolarEvents, resolved: SolarEvents, adjustmentMs: Float64Array, gapMs: Float64Array, twilightFollowsNight: boolean): number {
   const mixed = { ...events };
   for (const n of EVENT_NAMES) if (!finite(mixed[n])) mixed[n] = resolved[n];
+  if (twilightFollowsNight && !(finite(events.sunrise) && finite(events.sunset) && finite(events.maghrib))) {
+    // The night the twilight rules measure is not there: fajr and isha keep the resolved day's distance from the
+    // day's sunrise and maghrib (true or resolved).
+    mixed.fajr = mixed.sunrise - (resolved.sunrise - resolved.fajr);
+    mixed.isha = mixed.maghrib + (resolved.isha - resolved.maghrib);
+  }
+  // A true short day keeps its sunrise and sunset; a resolved asr and twilights fit in it.
+  if (!finite(events.asr)) asrWithinAfternoon(mixed, adjustmentMs, gapMs);
+  keepTwilightApart(mixed, adjustmentMs, gapMs);
   const replaceAll = !inOrder(mixed, adjustmentMs, gapMs);
+  let estimated = 0;
   for (const n of EVENT_NAMES) {
-    if (replaceAll || !finite(events[n])) {
-      events[n] = resolved[n];
+    // Dhuhr, the transit, always exists, and the resolved day (same longitude) has the same.
+    if (n === 'dhuhr') continue;
+    const value = replaceAll ? resolved[n] : mixed[n];
+    if (value !== events[n]) {
+      events[n] = value;
       estimated |= ESTIMATED_BIT[n];
     }
   }

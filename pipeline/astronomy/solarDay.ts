@@ -110,6 +110,7 @@ function newAdhanParameters(o: SolarDayOptions): AdhanParameters {
     shadowLength: o.madhab === 'hanafi' ? 2 : 1,
     fajrPortion,
     ishaPortion,
+    solveNearMeridian: true,
   };
 }
 
@@ -174,6 +175,7 @@ function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, 
     };
   }
   if (o.method.asrShadowAtAsr && Number.isFinite(events.asr)) events.asr = asrWithSunAtAsr(events.asr, latitude, longitude, date, o.madhab);
+  else if (lowSunPossible(latitude)) events.asr = lowSunAsr(events, latitude, longitude, date, o.madhab);
   return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method, o.ishaInterval > 0);
 }
 
@@ -215,12 +217,41 @@ export function withHorizonInto(e: Float64Array, at: number, latitude: number, m
 const RAD = Math.PI / 180;
 
 /**
+ * Below this noon altitude (degrees) adhan's asr drifts from the sun's: it takes the shadow from the declination at 0h
+ * UT and the hour angle from the sun's later place, and where the sun stands low the asr altitude lies so close to
+ * the noon altitude that a tenth of a degree moves asr by minutes (3 at 6°, 10 at 1°, hours below: before dhuhr, or
+ * a day that jumps by 20 minutes). From here to LOW_SUN_ALTITUDE_FULL, asr moves over to the sun's own.
+ */
+const LOW_SUN_ALTITUDE_START = 10;
+const LOW_SUN_ALTITUDE_FULL = 5;
+
+/** Whether the sun can stand lower than LOW_SUN_ALTITUDE_START at noon on some day at this latitude. */
+export function lowSunPossible(latitude: number): boolean {
+  return Math.abs(latitude) > 90 - 23.45 - LOW_SUN_ALTITUDE_START;
+}
+
+/**
+ * Asr where the sun stands low at noon: from the sun's own declination (asrWithSunAtAsr), blended in from adhan's
+ * between LOW_SUN_ALTITUDE_START and LOW_SUN_ALTITUDE_FULL so that no day jumps; NaN where the sun is not above the
+ * horizon at noon (no shadow grows: highLatitude.ts resolves it).
+ */
+function lowSunAsr(events: SolarEvents, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab): number {
+  if (!Number.isFinite(events.dhuhr)) return events.asr;
+  const noonAltitude = 90 - Math.abs(latitude - sunPosition(julianDay(events.dhuhr)).declination);
+  if (noonAltitude >= LOW_SUN_ALTITUDE_START) return events.asr;
+  if (noonAltitude <= 0) return NaN;
+  const own = asrWithSunAtAsr(events.dhuhr, latitude, longitude, date, madhab, NaN);
+  const weight = Math.min(1, (LOW_SUN_ALTITUDE_START - noonAltitude) / (LOW_SUN_ALTITUDE_START - LOW_SUN_ALTITUDE_FULL));
+  return weight === 1 || !Number.isFinite(events.asr) ? own : events.asr + weight * (own - events.asr);
+}
+
+/**
  * Asr with the shadow's length taken from the sun's declination at the asr instant itself (adhan takes it at 0h UT
  * of the date, up to half a minute off where the declination changes fastest): from adhan's asr, the sun's
  * declination and equation of time are re-read at the instant and the hour angle solved again, three times (the
  * change from one pass to the next is then far below a second).
  */
-function asrWithSunAtAsr(asr: number, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab): number {
+function asrWithSunAtAsr(asr: number, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab, unreached = asr): number {
   const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
   const phi = latitude * RAD;
   const shadow = madhab === 'hanafi' ? 2 : 1;
@@ -230,7 +261,7 @@ function asrWithSunAtAsr(asr: number, latitude: number, longitude: number, date:
     const delta = declination * RAD;
     const altitude = Math.atan(1 / (shadow + Math.tan(Math.abs(phi - delta))));
     const cos = (Math.sin(altitude) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta));
-    if (cos < -1 || cos > 1) return asr;
+    if (cos < -1 || cos > 1) return unreached;
     t = midnightUT + (720 - 4 * longitude - equationOfTime + (Math.acos(cos) / RAD) * 4) * MINUTE_MS;
   }
   return t;
