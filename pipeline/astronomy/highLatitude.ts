@@ -11,7 +11,7 @@
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import { addDays, type CalendarDate } from '../zones/calendarDate.js';
 import { PRAYERS, type MethodDefinition, type Prayer, type RoundingMode } from './methods.js';
-import { solarEvents, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
+import { solarEvents, sunDateOf, twilightsReachedOn, type HighLatitudeRuleName, type SolarDayOptions, type SolarEvents } from './solarDay.js';
 import { julianDay, sunPosition } from './sunPosition.js';
 
 /** The sun's declination never exceeds 23.44°; one degree of margin covers refraction and interpolation. */
@@ -292,9 +292,12 @@ function declinationOn(date: CalendarDate): number {
 export function referenceLatitudes(latitude: number, method: MethodDefinition, declination: number, nextDeclination: number): { boundary: number; night: number; asr: number } {
   const hemisphere = latitude < 0 ? -1 : 1;
   const toward = hemisphere * declination;
+  // adhan's night (its twilight bounds) runs between sunrises and sunsets at the standard horizon, whatever the
+  // method's own: both must exist.
   const horizon = method.horizon ?? STANDARD_HORIZON;
-  const nightDepth = Math.min(horizon, -(method.maghribAngle ?? 0));
-  const boundaryFor = (toward: number) => Math.min(90 - toward + nightDepth, 90 + toward - horizon);
+  const nightDepth = Math.min(horizon, STANDARD_HORIZON, -(method.maghribAngle ?? 0));
+  const dayHeight = Math.max(horizon, STANDARD_HORIZON);
+  const boundaryFor = (toward: number) => Math.min(90 - toward + nightDepth, 90 + toward - dayHeight);
   // The night after the day (the twilight rules measure it to tomorrow's sunrise) must exist at the latitude too.
   const boundary = Math.min(boundaryFor(toward), boundaryFor(hemisphere * nextDeclination));
   const place = Math.abs(latitude);
@@ -306,7 +309,9 @@ export function referenceLatitudes(latitude: number, method: MethodDefinition, d
 
 function polarReferenceDay(run: ResolutionRun, date: CalendarDate): SolarEvents {
   const { latitude } = run;
-  const reference = referenceLatitudes(latitude, run.method, declinationOn(date), declinationOn(addDays(date, 1)));
+  // The sun the method computes the date with (another day's, or another year's, for some).
+  const sunDate = sunDateOf(run.method, date);
+  const reference = referenceLatitudes(latitude, run.method, declinationOn(sunDate), declinationOn(addDays(sunDate, 1)));
   const day = referenceDay(run, date, reference.night, reference.asr);
   if (day !== undefined) return day;
   // With the margin at its widest, then (not expected for any method; kept so that a day is always resolved) in

@@ -291,15 +291,37 @@ function dailySunEvents(latitude: number, longitude: number, date: CalendarDate,
   const m = o.method;
   const maghrib = m.maghribAngle ? transit + hourAngle(-m.maghribAngle) * MINUTE_MS : sunset;
   const ishaAfterSunset = o.ishaInterval > 0 ? o.ishaInterval + (m.maghribInterval ?? 0) : 0;
+  let fajr = transit - hourAngle(-m.fajrAngle) * MINUTE_MS;
+  let isha = ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : transit + hourAngle(-(m.ishaAngle ?? 0)) * MINUTE_MS;
+  if (!o.pureAngles && m.highLatitudeRule !== 'diyanet') {
+    // The night-portion bound, as adhan's (Diyanet has its own rule, in highLatitude.ts): it moves nothing where the
+    // angles are reached well inside the night, as at the authorities that use this model.
+    const next = dailySunrise(latitude, longitude, addDays(date, 1), horizon);
+    const night = Number.isNaN(next) ? sunrise + DAY_MS - sunset : next - sunset;
+    const p = adhanParametersOf(o);
+    const safeFajr = sunrise - p.fajrPortion * night;
+    if (Number.isNaN(fajr) || safeFajr > fajr) fajr = safeFajr;
+    const safeIsha = sunset + p.ishaPortion * night;
+    if (!ishaAfterSunset && (Number.isNaN(isha) || safeIsha < isha)) isha = safeIsha;
+  }
   return {
-    fajr: transit - hourAngle(-m.fajrAngle) * MINUTE_MS,
+    fajr,
     sunrise,
     dhuhr: transit,
     asr: transit + hourAngle(asrAltitude) * MINUTE_MS,
     sunset,
     maghrib: maghrib + (m.maghribInterval ?? 0) * MINUTE_MS,
-    isha: ishaAfterSunset ? sunset + ishaAfterSunset * MINUTE_MS : transit + hourAngle(-(m.ishaAngle ?? 0)) * MINUTE_MS,
+    isha,
   };
+}
+
+/** dailySunEvents's sunrise of a date (the sun at 0h UT of it), NaN where the sun does not rise. */
+function dailySunrise(latitude: number, longitude: number, date: CalendarDate, horizon: number): number {
+  const midnightUT = Date.UTC(date.year, date.month - 1, date.day);
+  const { declination, equationOfTime } = sunPosition(julianDay(midnightUT));
+  const delta = declination * RAD;
+  const cos = (Math.sin(horizon * RAD) - Math.sin(latitude * RAD) * Math.sin(delta)) / (Math.cos(latitude * RAD) * Math.cos(delta));
+  return cos < -1 || cos > 1 ? NaN : midnightUT + (720 - 4 * longitude - equationOfTime - (Math.acos(cos) / RAD) * 4) * MINUTE_MS;
 }
 
 /**
