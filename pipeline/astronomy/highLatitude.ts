@@ -148,7 +148,8 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
   const asr = events.asr + adjustmentMs[3];
   const dhuhr = events.dhuhr + adjustmentMs[2];
   const maghrib = events.maghrib + adjustmentMs[4];
-  if (!(asr - dhuhr >= MINUTE_MS && maghrib - asr >= MINUTE_MS)) events.asr = NaN;
+  // (A day without maghrib, in the midnight sun, keeps its asr: the sun is high.)
+  if (!(asr - dhuhr >= MINUTE_MS) || maghrib - asr < MINUTE_MS) events.asr = NaN;
   estimated |= keepTwilightApart(events, adjustmentMs, run.gapMs);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
   // resolved from the nearest latitude with a complete day in order.
