@@ -126,8 +126,9 @@ ${extras.length > 0 && html`<h2>${w.extrasHeading}</h2>
   const monthStarts = month.days.length > 0 ? nextLocalMidnight(localNoon(addDays(parseDate(month.days[0].date) as CalendarDate, -1), today.timeZone), today.timeZone) : undefined;
   const monthRows = month.days.map((day) => {
     const isToday = day.date === today.date;
-    return html`<tr data-ends="${isoInstant(dayEnds(day.date))}"${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${shownTimes.map((name) => html`<td>${day.times[name]}</td>`)}</tr>`;
+    return html`<tr data-ends="${isoInstant(dayEnds(day.date))}"${isToday && html` class="today" aria-current="date"`}><th scope="row"><time datetime="${day.date}">${shortDay(day.date, language)}</time></th><td>${hijriText(day.hijri, language)}</td>${shownTimes.map((name) => html`<td>${day.times[name]}${day.estimated.includes(name) && html`<sup class="estimated">*</sup>`}</td>`)}</tr>`;
   });
+  const monthEstimated = month.days.some((day) => shownTimes.some((name) => day.estimated.includes(name)));
 
   const nearby = catalog.nearby(place, NEARBY_COUNT);
 
@@ -153,6 +154,7 @@ ${monthRows}
 </tbody>
 </table>
 </div>
+${monthEstimated && html`<p class="note">${w.estimatedDaysNote}</p>`}
 </section>
 <p><a href="${ramadanPagePath(language, place.path)}${Object.keys(choice).length > 0 ? `?${new URLSearchParams(choice)}` : ''}">${w.ramadanLink}</a></p>
 ${qiblaCompass(language, qibla)}

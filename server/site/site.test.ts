@@ -66,14 +66,18 @@ function todayTable(page: string): Array<{ iso: string; time: string }> {
   return [...table.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => ({ iso: m[1], time: m[2] }));
 }
 
-/** The month table: the date of each row and its seven clocks (a row also carries the instant its day ends). */
-function monthTable(page: string): Array<{ date: string; times: string[]; today: boolean }> {
+/**
+ * The month table: the date of each row, its seven clocks and which are marked estimated (a row also carries the
+ * instant its day ends).
+ */
+function monthTable(page: string): Array<{ date: string; times: string[]; estimated: boolean[]; today: boolean }> {
   const table = /<table class="month">([\s\S]*?)<\/table>/.exec(page)![1];
-  return [...table.matchAll(/<tr(?: data-ends="[^"]+")?( class="today" aria-current="date")?><th scope="row"><time datetime="([^"]+)">[\s\S]*?<\/th><td>[^<]*<\/td>((?:<td>[^<]*<\/td>){6,7})<\/tr>/g)].map((m) => ({
-    date: m[2],
-    today: m[1] !== undefined,
-    times: [...m[3].matchAll(/<td>([^<]*)<\/td>/g)].map((t) => t[1]),
-  }));
+  const cell = '<td>[^<]*(?:<sup class="estimated">\\*</sup>)?</td>';
+  const row = new RegExp(`<tr(?: data-ends="[^"]+")?( class="today" aria-current="date")?><th scope="row"><time datetime="([^"]+)">[\\s\\S]*?</th><td>[^<]*</td>((?:${cell}){6,7})</tr>`, 'g');
+  return [...table.matchAll(row)].map((m) => {
+    const cells = [...m[3].matchAll(/<td>([^<]*)(<sup class="estimated">\*<\/sup>)?<\/td>/g)];
+    return { date: m[2], today: m[1] !== undefined, times: cells.map((t) => t[1]), estimated: cells.map((t) => t[2] !== undefined) };
+  });
 }
 
 describe('every place URL in a Location object', () => {
@@ -92,6 +96,7 @@ describe('every place URL in a Location object', () => {
           const rows = monthTable(page.text);
           expect(rows.map((r) => r.date), path).toEqual(month.days.map((d: any) => d.date));
           expect(rows.map((r) => r.times), path).toEqual(month.days.map((d: any) => names.map((n) => d.times[n])));
+          expect(rows.map((r) => r.estimated), path).toEqual(month.days.map((d: any) => names.map((n) => d.estimated.includes(n))));
           expect(rows.filter((r) => r.today).map((r) => r.date)).toEqual([times.date]);
           expect(page.text).toContain(`<html lang="${language}">`);
         }
@@ -117,6 +122,25 @@ describe('every place URL in a Location object', () => {
     const curl = /curl -H "Authorization: Bearer \$KEY" '([^']+)'/.exec(page.text)![1].replace(/&amp;/g, '&');
     expect(curl).toBe(`${BASE}/api/v1/times?city=turkey/istanbul/kadikoy&${query}`);
     expect((await api(live, curl.replace(BASE, ''))).times).toEqual(times.times);
+  });
+
+  it('marks the estimated times of the month with a * and says what it means (Tromsø, midnight sun and polar night)', async () => {
+    const tromso = catalog.find('Tromsø', 1)[0].path;
+    for (const [yearMonth, note] of [['2027-06', 'does not rise or set'], ['2027-12', 'does not rise or set']] as const) {
+      const [year, monthNumber] = yearMonth.split('-').map(Number);
+      const month = await api(live, `/api/v1/month?city=${encodeURIComponent(tromso)}&year=${year}&month=${monthNumber}`);
+      const page = (await get(live, `/en/prayer-times/${tromso}?month=${yearMonth}`)).text;
+      const rows = monthTable(page);
+      expect(rows).toHaveLength(month.days.length);
+      expect(rows.flatMap((r) => r.estimated).filter(Boolean).length, yearMonth).toBeGreaterThan(3 * 28);
+      expect(page).toContain(`<p class="note">Times marked * are estimated (here on that day the sun does not reach the angle, or ${note}).</p>`);
+      const tr = (await get(live, `/tr/namaz-vakitleri/${tromso}?month=${yearMonth}`)).text;
+      expect(tr).toContain('<p class="note">* ile işaretli vakitler tahminidir');
+    }
+    // A month without estimates has no marks and no note.
+    const istanbul = (await get(live, '/en/prayer-times/turkey/istanbul/kadikoy?month=2027-03')).text;
+    expect(istanbul).not.toContain('class="estimated"');
+    expect(istanbul).not.toContain('Times marked *');
   });
 
   it('marks the API’s next prayer', async () => {
