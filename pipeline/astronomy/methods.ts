@@ -2,6 +2,7 @@
 // Angles are degrees below the horizon. Intervals are minutes: maghrib after sunset, isha after maghrib.
 // `adjustments` are the method's fixed offsets in minutes, applied to the astronomical times before rounding.
 import { createHash } from 'node:crypto';
+import { CALCULATION_RULES_VERSION } from './rulesVersion.js';
 
 export const PRAYERS = ['fajr', 'sunrise', 'dhuhr', 'asr', 'maghrib', 'isha'] as const;
 export type Prayer = (typeof PRAYERS)[number];
@@ -370,7 +371,13 @@ export function methodById(id: string): MethodDefinition {
 }
 
 /**
- * A fingerprint of the methods' rules (angles, adjustments, rounding, horizons…): a store records the one it was
- * computed with, and a server whose rules differ computes live instead of serving another rule's minutes.
+ * A fingerprint of the methods' rules (angles, adjustments, rounding, horizons…) and of the calculation's own rules
+ * (rulesVersion.ts): a store records the one it was computed with, and a server whose rules differ computes live
+ * instead of serving another rule's minutes.
  */
-export const METHODS_FINGERPRINT: string = createHash('sha256').update(JSON.stringify(DEFINED)).digest('hex').slice(0, 16);
+export const METHODS_FINGERPRINT: string = methodsFingerprint(DEFINED, CALCULATION_RULES_VERSION);
+
+/** The fingerprint of methods as written and of the rules outside them (rulesVersion.ts). */
+export function methodsFingerprint(methods: readonly MethodDefinition[], rulesVersion: number): string {
+  return createHash('sha256').update(JSON.stringify({ methods, rulesVersion })).digest('hex').slice(0, 16);
+}
