@@ -124,13 +124,13 @@ export function summarize(diffs: Differences[]): Partial<Record<TimeName, Agreem
   return out;
 }
 
-/** Both splits of one authority's sample. */
-export function agreement(file: string, method: string): { development: ReturnType<typeof summarize>; heldOut: ReturnType<typeof summarize>; rows: OfficialRow[] } {
+/** Both splits of one authority's sample, and the whole sample. */
+export function agreement(file: string, method: string): { development: ReturnType<typeof summarize>; heldOut: ReturnType<typeof summarize>; whole: ReturnType<typeof summarize>; rows: OfficialRow[] } {
   const rows = officialRows(file);
-  const dev = rows.filter((r) => !r.heldOut);
-  const held = rows.filter((r) => r.heldOut);
   const country = AUTHORITIES.find((a) => a.file === file)?.country;
-  return { development: summarize(differences(method, dev, country)), heldOut: summarize(differences(method, held, country)), rows };
+  const all = differences(method, rows, country);
+  const part = (held: boolean) => summarize(all.filter((_, i) => rows[i].heldOut === held));
+  return { development: part(false), heldOut: part(true), whole: summarize(all), rows };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(5);
@@ -138,16 +138,16 @@ const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`).padStart(4);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { file, method } of AUTHORITIES) {
-    const { development, heldOut, rows } = agreement(file, method);
+    const { development, heldOut, whole, rows } = agreement(file, method);
     const units = (held: boolean) => [...new Set(rows.filter((r) => r.heldOut === held).map((r) => `${r.place.split(' ')[0]} ${r.date.slice(0, 7)}`))];
     console.log(`\nmethod=${method} against ${file}: development ${rows.filter((r) => !r.heldOut).length} days, held out ${rows.filter((r) => r.heldOut).length} days (${units(true).join(', ')})`);
-    console.log('prayer     development: exact  within 1  worst   held out: exact  within 1  worst');
+    console.log('prayer     development: exact  within 1  worst   held out: exact  within 1  worst   whole sample: exact  within 1  worst');
     for (const name of TIME_NAMES) {
       const d = development[name];
       const h = heldOut[name];
       if (!d && !h) continue;
       const part = (s?: Agreement) => (s ? `${pct(s.exact)}  ${pct(s.withinOne)}     ${signed(s.worst)}` : '    –      –        –');
-      console.log(`${name.padEnd(8)}              ${part(d)}             ${part(h)}`);
+      console.log(`${name.padEnd(8)}              ${part(d)}             ${part(h)}                 ${part(whole[name])}`);
     }
   }
 }

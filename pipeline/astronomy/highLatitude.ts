@@ -4,10 +4,11 @@
 // - Fajr/isha angle never reached: adhan's recommended night-portion rule (middle of the night up to 48°,
 //   a seventh of the night above), or Diyanet's own rule for `diyanet` (the twilight lasts as long as it
 //   does at latitude 45° on the same day and longitude).
-// - No sunrise or sunset: every event that does not exist that day is taken from the nearest latitude (same
-//   longitude and day, in steps of half a degree towards the equator) whose day has all the events in order.
-//   adhan's own AqrabBalad stops at the latitude where the sun barely rises, where its asr falls after
-//   sunset; hence our own search. An event that does exist (dhuhr always does) keeps its true time.
+// - No sunrise, sunset or asr: every event that does not exist that day is taken from reference latitudes (same
+//   longitude and day) that follow the sun's declination, just inside the line where the night (or day) vanishes,
+//   so that the estimates move as smoothly as the seasons (docs/calculation.md, "Polar days"). adhan's own
+//   AqrabBalad stops at the latitude where the sun barely rises, where its asr falls after sunset; hence our own.
+//   An event that does exist (dhuhr always does) keeps its true time.
 import { HighLatitudeRule, PolarCircleResolution } from 'adhan';
 import { addDays, type CalendarDate } from '../zones/calendarDate.js';
 import { PRAYERS, type MethodDefinition, type Prayer, type RoundingMode } from './methods.js';
@@ -152,10 +153,10 @@ export function resolveDay(run: ResolutionRun, date: CalendarDate): ResolvedSola
   if (!(asr - dhuhr >= MINUTE_MS) || maghrib - asr < MINUTE_MS) events.asr = NaN;
   estimated |= keepTwilightApart(events, adjustmentMs, run.gapMs);
   // A day without an event, or whose prayers come too close (the sun rising at noon at the polar circle), is
-  // resolved from the nearest latitude with a complete day in order.
+  // resolved from the reference latitudes.
   if (!allFinite(events) || !inOrder(events, adjustmentMs, run.gapMs)) {
     const resolved = polarReferenceDay(run, date);
-    const replaced = resolvePolarDay(events, resolved, adjustmentMs, run.gapMs, diyanetReference === undefined && method.highLatitudeRule !== 'diyanet');
+    const replaced = resolvePolarDay(events, resolved, adjustmentMs, run.gapMs, method.highLatitudeRule !== 'diyanet');
     estimated |= replaced;
     // Diyanet's rule measures its twilight from sunrise and sunset, resolved or not, as on the days around.
     if (diyanetReference !== undefined) {
