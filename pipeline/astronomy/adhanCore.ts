@@ -164,6 +164,7 @@ class SolarTime {
     if (wanted & (1 << ISHA_SLOT)) stale |= this.twilight(ISHA_SLOT, p.ishaAngle);
     if (wanted & (1 << MAGHRIB_SLOT)) stale |= this.twilight(MAGHRIB_SLOT, p.maghribAngle);
     if (stale !== 0) {
+      this.overshoot &= ~stale;
       hourAnglesInto(this, stale);
       this.valid |= stale;
     }
@@ -220,11 +221,10 @@ function hourAnglesInto(s: SolarTime, slots: number): void {
     // adhan's one correction divides by sin H: where the sun barely rises or sets (H near 0° or 180°, at the polar
     // circles) it overshoots by minutes, hours near the day the sun first rises. There the hour angle is also solved
     // until it holds (the sun's place at the instant found).
-    if (Math.abs(term4) < NEAR_TRANSIT_TERM && Math.abs(dm) > NEWTON_STEP_LIMIT) {
+    // (The slots' bits were cleared by the caller: only an overshoot sets one.)
+    if (Math.abs(dm) > NEWTON_STEP_LIMIT && Math.abs(term4) < NEAR_TRANSIT_TERM) {
       s.solved[k] = utcDate(solvedHourAngle(s, m, sine, AFTER_TRANSIT[k] === 1) * 24, midnight);
       s.overshoot |= 1 << k;
-    } else {
-      s.overshoot &= ~(1 << k);
     }
   }
 }

@@ -9,7 +9,7 @@ import type { Madhab, MethodDefinition, TimeName } from './methods.js';
 import { PRAYERS, TIME_NAMES } from './methods.js';
 import { zonedQuery } from './methodZones.js';
 import { EVENING, monthDifference, MORNING, NOON } from './perpetualTable.js';
-import { adhanParametersOf, lowSunPossible, withHorizonInto, type HighLatitudeRuleName } from './solarDay.js';
+import { adhanParametersOf, lowSunAsr, lowSunOn, lowSunPossible, withHorizonInto, type HighLatitudeRuleName } from './solarDay.js';
 
 export const EXTRA_NAMES = ['ishraq', 'zawalStart', 'isfirar', 'midnight', 'lastThirdStart'] as const;
 export type ExtraName = (typeof EXTRA_NAMES)[number];
@@ -79,6 +79,8 @@ interface PlaceRun {
    * whole-day change of the method's, one isha interval all year.
    */
   plain?: AdhanParameters;
+  /** The sun may stand low at noon on some days: their asr is solarDay.ts's lowSunAsr, on the quick path too. */
+  lowSun: boolean;
 }
 
 function resolution(q: TimetableQuery, ishaInterval: number): ResolutionRun {
@@ -99,9 +101,16 @@ function placeRun(q: TimetableQuery): PlaceRun {
     method.solarModel === 'adhan' &&
     !method.sunDayOffset &&
     method.sunYear === undefined &&
-    !method.asrShadowAtAsr &&
-    !lowSunPossible(q.latitude);
-  return { q, place: new AdhanPlace(q.latitude, q.longitude), zone: new ZoneOffsets(q.timeZone), usual, ramadan, plain: plain ? adhanParametersOf(usual.dayOptions) : undefined };
+    !method.asrShadowAtAsr;
+  return {
+    q,
+    place: new AdhanPlace(q.latitude, q.longitude),
+    zone: new ZoneOffsets(q.timeZone),
+    usual,
+    ramadan,
+    plain: plain ? adhanParametersOf(usual.dayOptions) : undefined,
+    lowSun: lowSunPossible(q.latitude),
+  };
 }
 
 /**
@@ -141,6 +150,8 @@ function solarDayInto(run: PlaceRun, epochDay: number, events: Float64Array, at:
     const guess = solarEpochDayFor(epochDay, q.longitude, zone);
     // The plain run's angles are the method's: what adhanTimesInto says of them is resolveDay's twilightsReached.
     const reached = adhanTimesInto(events, at, run.place, guess, plain);
+    // As solarEvents does where the sun stands low at noon.
+    if (run.lowSun && lowSunOn(q.latitude, guess)) events[at + ASR] = lowSunAsr(events[at + ASR], events[at + DHUHR], q.latitude, q.longitude, fromEpochDay(guess), q.madhab);
     events[at + MAGHRIB] += (q.method.maghribInterval ?? 0) * MINUTE_MS;
     if (q.method.horizon !== undefined) withHorizonInto(events, at, q.latitude, q.method, plain.ishaInterval > 0);
     const { checkFajr, checkIsha } = run.usual;

@@ -175,7 +175,7 @@ function solarEventsOn(latitude: number, longitude: number, date: CalendarDate, 
     };
   }
   if (o.method.asrShadowAtAsr && Number.isFinite(events.asr)) events.asr = asrWithSunAtAsr(events.asr, latitude, longitude, date, o.madhab);
-  else if (lowSunPossible(latitude)) events.asr = lowSunAsr(events, latitude, longitude, date, o.madhab);
+  else if (lowSunPossible(latitude) && lowSunOn(latitude, toEpochDay(date))) events.asr = lowSunAsr(events.asr, events.dhuhr, latitude, longitude, date, o.madhab);
   return o.method.horizon === undefined ? events : withHorizon(events, latitude, o.method, o.ishaInterval > 0);
 }
 
@@ -231,18 +231,32 @@ export function lowSunPossible(latitude: number): boolean {
 }
 
 /**
+ * Whether the sun may stand lower than LOW_SUN_ALTITUDE_START at noon on the UTC date `epochDay` (days since 1970),
+ * with a degree to spare (the declination, from the Astronomical Almanac's shortest formulas, is good to a hundredth
+ * of one over the noon of any longitude): the day loop asks it to keep its quick path on the other days.
+ */
+export function lowSunOn(latitude: number, epochDay: number): boolean {
+  const n = epochDay + 0.5 - 10957.5; // days from J2000.0 to the date's noon UT
+  const g = (357.529 + 0.98560028 * n) * RAD;
+  const longitude = (280.459 + 0.98564736 * n + 1.915 * Math.sin(g) + 0.02 * Math.sin(2 * g)) * RAD;
+  const declination = Math.asin(SIN_OBLIQUITY * Math.sin(longitude)) / RAD;
+  return 90 - Math.abs(latitude - declination) < LOW_SUN_ALTITUDE_START + 1;
+}
+const SIN_OBLIQUITY = Math.sin(23.439 * (Math.PI / 180));
+
+/**
  * Asr where the sun stands low at noon: from the sun's own declination (asrWithSunAtAsr), blended in from adhan's
  * between LOW_SUN_ALTITUDE_START and LOW_SUN_ALTITUDE_FULL so that no day jumps; NaN where the sun is not above the
  * horizon at noon (no shadow grows: highLatitude.ts resolves it).
  */
-function lowSunAsr(events: SolarEvents, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab): number {
-  if (!Number.isFinite(events.dhuhr)) return events.asr;
-  const noonAltitude = 90 - Math.abs(latitude - sunPosition(julianDay(events.dhuhr)).declination);
-  if (noonAltitude >= LOW_SUN_ALTITUDE_START) return events.asr;
+export function lowSunAsr(asr: number, dhuhr: number, latitude: number, longitude: number, date: CalendarDate, madhab: Madhab): number {
+  if (!Number.isFinite(dhuhr)) return asr;
+  const noonAltitude = 90 - Math.abs(latitude - sunPosition(julianDay(dhuhr)).declination);
+  if (noonAltitude >= LOW_SUN_ALTITUDE_START) return asr;
   if (noonAltitude <= 0) return NaN;
-  const own = asrWithSunAtAsr(events.dhuhr, latitude, longitude, date, madhab, NaN);
+  const own = asrWithSunAtAsr(dhuhr, latitude, longitude, date, madhab, NaN);
   const weight = Math.min(1, (LOW_SUN_ALTITUDE_START - noonAltitude) / (LOW_SUN_ALTITUDE_START - LOW_SUN_ALTITUDE_FULL));
-  return weight === 1 || !Number.isFinite(events.asr) ? own : events.asr + weight * (own - events.asr);
+  return weight === 1 || !Number.isFinite(asr) ? own : asr + weight * (own - asr);
 }
 
 /**
