@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { offsetSeconds } from '../pipeline/zones/localTime.js';
 import { methodById, type MethodDefinition } from '../pipeline/astronomy/methods.js';
-import { julianDay, sunPosition, type SunPosition } from '../pipeline/astronomy/sunPosition.js';
+import { almanacSunPosition, julianDay, sunPosition, type SunPosition } from '../pipeline/astronomy/sunPosition.js';
 import { AUTHORITIES, officialRows, type OfficialRow } from './official-agreement.js';
 
 const RAD = Math.PI / 180;
@@ -21,19 +21,7 @@ type Sun = (ms: number) => SunPosition;
 const meeus: Sun = (ms) => sunPosition(julianDay(ms));
 
 /** The Astronomical Almanac's low-precision sun (USNO "approximate solar coordinates"): ~0.01°, EoT ~0.1 min. */
-const almanac: Sun = (ms) => {
-  const n = julianDay(ms) - 2451545.0;
-  const g = (357.529 + 0.98560028 * n) * RAD;
-  const q = 280.459 + 0.98564736 * n;
-  const L = (q + 1.915 * Math.sin(g) + 0.02 * Math.sin(2 * g)) * RAD;
-  const e = (23.439 - 0.00000036 * n) * RAD;
-  const ra = Math.atan2(Math.cos(e) * Math.sin(L), Math.cos(L)) / RAD;
-  const dec = Math.asin(Math.sin(e) * Math.sin(L)) / RAD;
-  let eot = (q - ra) % 360;
-  if (eot > 180) eot -= 360;
-  if (eot < -180) eot += 360;
-  return { declination: dec, equationOfTime: eot * 4 };
-};
+const almanac: Sun = (ms) => almanacSunPosition(julianDay(ms));
 
 /** NOAA's fractional-year formulas (Spencer 1971): EoT good to ~0.5 min, declination to ~0.05°. */
 const noaa: Sun = (ms) => {

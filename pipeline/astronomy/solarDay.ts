@@ -232,17 +232,13 @@ export function lowSunPossible(latitude: number): boolean {
 
 /**
  * Whether the sun may stand lower than LOW_SUN_ALTITUDE_START at noon on the UTC date `epochDay` (days since 1970),
- * with a degree to spare (the declination, from the Astronomical Almanac's shortest formulas, is good to a hundredth
- * of one over the noon of any longitude): the day loop asks it to keep its quick path on the other days.
+ * with a degree to spare (the declination at noon UT, from the Astronomical Almanac's short formulas, lies within
+ * 0.2° of the sun's at any hour of the date): the day loop asks it to keep its quick path on the other days.
  */
 export function lowSunOn(latitude: number, epochDay: number): boolean {
-  const n = epochDay + 0.5 - 10957.5; // days from J2000.0 to the date's noon UT
-  const g = (357.529 + 0.98560028 * n) * RAD;
-  const longitude = (280.459 + 0.98564736 * n + 1.915 * Math.sin(g) + 0.02 * Math.sin(2 * g)) * RAD;
-  const declination = Math.asin(SIN_OBLIQUITY * Math.sin(longitude)) / RAD;
+  const { declination } = almanacSunPosition(julianDay((epochDay + 0.5) * DAY_MS));
   return 90 - Math.abs(latitude - declination) < LOW_SUN_ALTITUDE_START + 1;
 }
-const SIN_OBLIQUITY = Math.sin(23.439 * (Math.PI / 180));
 
 /**
  * Asr where the sun stands low at noon: from the sun's own declination (asrWithSunAtAsr), blended in from adhan's
